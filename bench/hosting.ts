@@ -1,0 +1,292 @@
+// Hosting benchmark: a published page over HTTP (keep-alive, loopback) against a bare node:http server returning
+// the same bytes, side by side in one process; then rollback latency (pointer swap → first request that sees it).
+// Run: npm run bench:hosting   (BENCH_ROUNDS, BENCH_ROUND_MS, BENCH_WARMUP_MS, BENCH_ROLLBACKS override the defaults)
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, createServer, request } from "node:http";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fsBlobStore } from "../src/blobs/index.ts";
+import { openDatabase } from "../src/db/database.ts";
+import { buildSite, closeSandboxPool, starterFiles } from "../src/framework/index.ts";
+import { callTool } from "../src/kernel/pipeline.ts";
+import { createPlatform } from "../src/platform.ts";
+import { createApp, listen } from "../src/server.ts";
+import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
+import { rollbackTo } from "../src/services/publishing/deployments.ts";
+import { publishBuild } from "../test/support/hosting.ts";
+import {
+  formatTable,
+  median,
+  type RatioLine,
+  ratioOf,
+  runGroup,
+  type Settings,
+  table,
+  type Variant,
+} from "./harness.ts";
+
+const settings: Settings = {
+  rounds: Number(process.env.BENCH_ROUNDS ?? 11),
+  roundMs: Number(process.env.BENCH_ROUND_MS ?? 120),
+  warmupMs: Number(process.env.BENCH_WARMUP_MS ?? 300),
+};
+const ROLLBACKS = Number(process.env.BENCH_ROLLBACKS ?? 41);
+
+interface Reply {
+  status: number;
+  body: Buffer;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** One keep-alive agent per server: both sides are driven by the same client code in the same process. */
+function client(port: number, host: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  return (path: string, headers: Record<string, string> = {}): Promise<Reply> =>
+    new Promise((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port, path, agent, headers: { ...headers, host } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }),
+        );
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+}
+
+/** GETs `path` and checks every response: status 200 and the expected bytes (compared in full on the first of a round). */
+function pageVariant(
+  name: string,
+  send: ReturnType<typeof client>,
+  path: string,
+  expected: Buffer,
+  headers = {},
+): Variant {
+  return {
+    name,
+    async round() {
+      return async (i) => {
+        const reply = await send(path, headers);
+        if (
+          reply.status !== 200 ||
+          reply.body.byteLength !== expected.byteLength ||
+          (i === 0 && !reply.body.equals(expected))
+        ) {
+          throw new Error(`${name}: unexpected response ${reply.status} (${reply.body.byteLength} bytes)`);
+        }
+      };
+    },
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-hosting-"));
+const db = await openDatabase({ url: join(dir, "bench.db") });
+try {
+  const platform = await createPlatform({
+    db,
+    blobs: fsBlobStore(join(dir, "blobs")),
+    log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
+  });
+  const local = await ensureLocalOwner(db);
+  const website = (await callTool(
+    platform,
+    platform.registry.byOperationId("websites.create")!,
+    { name: "Bench hosted site", organizationId: local.organization.id },
+    { principal: local.principal, transport: "internal", requestId: "req_bench" },
+  )) as { id: string; slug: string };
+  const starter = await buildSite({ files: starterFiles(), mode: "publish" });
+  const v1 = await publishBuild(platform, website.id, starter);
+  const home = Buffer.from(starter.pages.find((p) => p.route === "/")!.html);
+  const css = starter.assets.find((a) => a.path.startsWith("_assets/styles-"))!;
+
+  const ours = await listen(createApp(platform), 0);
+  const host = `${website.slug}.localhost`;
+  const sendOurs = client(ours.port, host);
+  // Compressed bytes as we serve them, so the bare server can return exactly the same bytes.
+  const brotliHome = (await sendOurs("/", { "accept-encoding": "br" })).body;
+  const bareFiles = new Map<
+    string,
+    { type: string; body: Buffer; etag: string; cache: string; encoding?: string }
+  >([
+    [
+      "/",
+      {
+        type: "text/html; charset=utf-8",
+        body: home,
+        etag: `"${"0".repeat(64)}"`,
+        cache: "public, max-age=0, must-revalidate",
+      },
+    ],
+    [
+      "/br",
+      {
+        type: "text/html; charset=utf-8",
+        body: brotliHome,
+        etag: `"${"0".repeat(64)}-br"`,
+        cache: "public, max-age=0, must-revalidate",
+        encoding: "br",
+      },
+    ],
+    [
+      `/${css.path}`,
+      {
+        type: css.contentType,
+        body: Buffer.from(css.body),
+        etag: `"${css.sha256}"`,
+        cache: "public, max-age=31536000, immutable",
+      },
+    ],
+  ]);
+  // The baseline: a static response from node:http with the usual headers of a static file server.
+  const bare = createServer((req, res) => {
+    const file = bareFiles.get(req.url ?? "/")!;
+    res.writeHead(200, {
+      "content-type": file.type,
+      "content-length": file.body.byteLength,
+      etag: file.etag,
+      "cache-control": file.cache,
+      ...(file.encoding ? { "content-encoding": file.encoding, vary: "Accept-Encoding" } : {}),
+    });
+    res.end(file.body);
+  });
+  await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+  const barePort = (bare.address() as { port: number }).port;
+  const sendBare = client(barePort, "127.0.0.1");
+
+  console.log(
+    `Sitewright hosting bench: node ${process.version}, ${availableParallelism()} cores; ${settings.rounds} interleaved rounds of ~${settings.roundMs} ms per variant (after ${settings.warmupMs} ms warm-up), GC before each round.`,
+  );
+  console.log(
+    `Fixture: fresh SQLite and file-system blob store in ${dir}; the starter published (home page ${home.byteLength} bytes, brotli ${brotliHome.byteLength}); both servers on loopback, driven by node:http keep-alive clients in this process. Every request of ours reads the website by slug and its published pointer from the database.\n`,
+  );
+
+  const lines: RatioLine[] = [];
+  const cases = [
+    ["page /", "/", "/", home, {}],
+    ["page / brotli", "/", "/br", brotliHome, { "accept-encoding": "br" }],
+    ["hashed stylesheet", `/${css.path}`, `/${css.path}`, Buffer.from(css.body), {}],
+  ] as const;
+  for (const [label, ourPath, barePath, expected, headers] of cases) {
+    for (const concurrency of [1, 16]) {
+      const title = `${label}, ${concurrency === 1 ? "sequential" : `${concurrency} in flight`}`;
+      process.stderr.write(`  running: ${title}\n`);
+      const group = await runGroup(
+        title,
+        [
+          pageVariant("hosting", sendOurs, ourPath, expected, headers),
+          pageVariant("bare node:http", sendBare, barePath, expected, headers),
+        ],
+        concurrency,
+        settings,
+      );
+      lines.push(ratioOf(group, "hosting", "bare node:http", 0.6));
+    }
+  }
+
+  // Rollback latency: swap the pointer (one transaction), then request until the other version is served.
+  process.stderr.write("  running: rollback latency\n");
+  const v2Build = await buildSite({
+    files: new Map([
+      ...starterFiles(),
+      ["pages/index.tsx", "export default function Home() { return <h1>Version two</h1>; }\n"],
+    ]),
+    mode: "publish",
+  });
+  const v2 = await publishBuild(platform, website.id, v2Build);
+  const versions = [
+    { id: v1, marker: "Websites that feel calm" },
+    { id: v2, marker: "<h1>Version two</h1>" },
+  ];
+  // The admin key the REST rollback uses (the expensive bucket holds 200 calls: enough for one run).
+  const key = (
+    (await callTool(
+      platform,
+      platform.registry.byOperationId("apiKeys.create")!,
+      {
+        organizationId: local.organization.id,
+        name: "bench",
+        access: { kind: "organization", role: "admin" },
+      },
+      { principal: local.principal, transport: "internal", requestId: "req_bench" },
+    )) as { plaintextKey: string }
+  ).plaintextKey;
+  const untilVisible = async (marker: string) => {
+    for (let tries = 1; tries <= 1000; tries++) {
+      if ((await sendOurs("/")).body.toString().includes(marker)) return tries;
+    }
+    throw new Error("the rollback never became visible");
+  };
+  const paths = {
+    /** The publishing service's rollback (`rollbackTo`: pointer lock, read, swap) in one transaction. */
+    service: async (deploymentId: string) => {
+      await platform.db.transaction((s) => rollbackTo(s, website.id, deploymentId, Date.now()));
+    },
+    /** The operation as an agent calls it: `POST /v1/websiteSourceCode/published/rollback-version`. */
+    rest: async (deploymentId: string) => {
+      const response = await fetch(`${ours.url}/v1/websiteSourceCode/published/rollback-version`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ websiteId: website.id, deploymentId }),
+      });
+      if (response.status !== 200) throw new Error(`rollback: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+    },
+  };
+  const rollback: Record<keyof typeof paths, { swapMs: number[]; visibleMs: number[]; attempts: number[] }> =
+    {
+      service: { swapMs: [], visibleMs: [], attempts: [] },
+      rest: { swapMs: [], visibleMs: [], attempts: [] },
+    };
+  for (let i = 0; i < ROLLBACKS * 2; i++) {
+    const path = i % 4 < 2 ? "service" : "rest";
+    const target = versions[i % 2]!;
+    const t0 = performance.now();
+    await paths[path](target.id);
+    const t1 = performance.now();
+    const tries = await untilVisible(target.marker);
+    rollback[path].visibleMs.push(performance.now() - t0);
+    rollback[path].swapMs.push(t1 - t0);
+    rollback[path].attempts.push(tries);
+  }
+  await ours.close();
+  await new Promise((resolve) => bare.close(resolve));
+
+  console.log(formatTable(lines));
+  console.log(
+    `\nratio = hosting req/s ÷ bare node:http req/s, median of per-round ratios (adjacent in time); [min–max] over ${settings.rounds} rounds. req/s are medians.`,
+  );
+  const ms = (values: number[]) => `${median(values).toFixed(2)} ms`;
+  const max = (values: number[]) => `${Math.max(...values).toFixed(2)} ms`;
+  console.log(
+    `\nRollback latency (${ROLLBACKS} rollbacks per path between two deployments, alternating; target < 50 ms; PASS/MISS judges the REST line):`,
+  );
+  const { service, rest } = rollback;
+  console.log(
+    table(
+      ["measure", "median", "max"],
+      [
+        [
+          "rollback in a transaction (publishing service's rollbackTo)",
+          ms(service.swapMs),
+          max(service.swapMs),
+        ],
+        ["  + first request serving the other version", ms(service.visibleMs), max(service.visibleMs)],
+        ["POST /v1/websiteSourceCode/published/rollback-version", ms(rest.swapMs), max(rest.swapMs)],
+        ["  + first request serving the other version", ms(rest.visibleMs), max(rest.visibleMs)],
+        [
+          "requests until visible",
+          String(median([...service.attempts, ...rest.attempts])),
+          String(Math.max(...service.attempts, ...rest.attempts)),
+        ],
+      ],
+    ),
+  );
+  const missed = lines.filter((l) => l.ratio < l.target).length + (median(rest.visibleMs) < 50 ? 0 : 1);
+  console.log(`${lines.length + 1 - missed}/${lines.length + 1} PASS`);
+} finally {
+  await db.close();
+  await closeSandboxPool();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,213 @@
+// Sitewright request-path benchmark: REST and MCP against baselines, measured side by side in one process.
+// Run: npm run bench   (BENCH_ROUNDS, BENCH_ROUND_MS, BENCH_WARMUP_MS override the defaults)
+import { availableParallelism } from "node:os";
+import type { H3 } from "h3";
+import { mcpTools } from "../src/mcp/tool-list.ts";
+import { listen } from "../src/server.ts";
+import { createBareApp, createSdkPatternApp } from "./baselines.ts";
+import { breakdown } from "./breakdown.ts";
+import {
+  formatTable,
+  type RatioLine,
+  ratioOf,
+  runGroup,
+  type Settings,
+  table,
+  type Variant,
+} from "./harness.ts";
+import {
+  captureToolsCall,
+  MCP_ORIGIN,
+  type McpCallTemplate,
+  mcpBodyOk,
+  mcpBodyVerified,
+  mcpRequest,
+} from "./mcp-requests.ts";
+import { createFixture, type Fixture, type KeyPool, PAGE, WEBSITES } from "./setup.ts";
+
+const settings: Settings = {
+  rounds: Number(process.env.BENCH_ROUNDS ?? 11),
+  roundMs: Number(process.env.BENCH_ROUND_MS ?? 120),
+  warmupMs: Number(process.env.BENCH_WARMUP_MS ?? 300),
+};
+
+/** How a request reaches the server: `app.fetch` in-process, or undici's fetch over loopback (keep-alive). */
+interface Client {
+  label: string;
+  origin: string;
+  send(path: string, init: RequestInit): Promise<Response>;
+}
+
+const inProcess = (app: H3): Client => ({
+  label: "in-process",
+  origin: MCP_ORIGIN,
+  send: async (path, init) => app.fetch(new Request(`${MCP_ORIGIN}${path}`, init)),
+});
+
+const overHttp = (url: string): Client => ({
+  label: "HTTP",
+  origin: url,
+  send: (path, init) => fetch(`${url}${path}`, init),
+});
+
+function fail(variant: string, response: Response, text: string): never {
+  throw new Error(`${variant}: unexpected response ${response.status}: ${text.slice(0, 300)}`);
+}
+
+const LIST_PATH = `/v1/websites?limit=${PAGE}`;
+
+/** `GET /v1/websites?limit=20` with a bench key; every response must be 200 with a page of items. */
+function restVariant(name: string, client: Client, keys: KeyPool): Variant {
+  return {
+    name,
+    async round(n) {
+      const keyFor = await keys.reserve(n);
+      return async (i) => {
+        const response = await client.send(LIST_PATH, { headers: { authorization: `Bearer ${keyFor(i)}` } });
+        const text = await response.text();
+        if (response.status !== 200 || !text.startsWith('{"items":[')) fail(name, response, text);
+        if (i === 0 && (JSON.parse(text) as { items: unknown[] }).items.length !== PAGE)
+          fail(name, response, text);
+      };
+    },
+  };
+}
+
+/** `tools/call websites_list {limit: 20}` as the official client sends it in `template`'s protocol. */
+function mcpVariant(name: string, client: Client, keys: KeyPool, template: McpCallTemplate): Variant {
+  return {
+    name,
+    async round(n) {
+      const keyFor = await keys.reserve(n);
+      return async (i) => {
+        const response = await client.send("/v1/mcp", mcpRequest(template, keyFor(i), i + 1));
+        const text = await response.text();
+        if (response.status !== 200 || !mcpBodyOk(text)) fail(name, response, text);
+        if (i === 0 && !mcpBodyVerified(text, response.headers.get("content-type")))
+          fail(name, response, text);
+      };
+    },
+  };
+}
+
+async function main(fx: Fixture) {
+  const started = performance.now();
+  const setupKey = (await fx.keys.reserve(10))(0);
+
+  // The bare route returns the very payload our app returns for this request.
+  const sample = await fx.app.fetch(
+    new Request(`${MCP_ORIGIN}${LIST_PATH}`, { headers: { authorization: `Bearer ${setupKey}` } }),
+  );
+  const payload = (await sample.json()) as { items: unknown[] };
+  if (sample.status !== 200 || payload.items.length !== PAGE) throw new Error("GET /v1/websites failed");
+  const bare = createBareApp(payload);
+  const sdkApp = createSdkPatternApp(fx.platform);
+  const [legacy, modern] = (await captureToolsCall(fx.app, setupKey)) as [McpCallTemplate, McpCallTemplate];
+  // The SDK-pattern app must answer the very same requests the same way.
+  await captureToolsCall(sdkApp, setupKey);
+
+  const oursHttp = await listen(fx.app, 0);
+  const bareHttp = await listen(bare, 0);
+
+  console.log(
+    `Sitewright bench: node ${process.version}, ${availableParallelism()} cores; ${settings.rounds} interleaved rounds of ~${settings.roundMs} ms per variant (after ${settings.warmupMs} ms warm-up), GC before each round.`,
+  );
+  console.log(
+    `Fixture: fresh SQLite in ${fx.dir}, one organization with ${WEBSITES} websites, GET/list limit ${PAGE}; the SDK-pattern baseline registers ${mcpTools(fx.platform.registry.tools).length} tools per request.`,
+  );
+  console.log(
+    "Rate limits: the real pipeline and buckets are used; every API key serves at most 1,900 requests (capacity 2,000) and fresh admin keys are minted between rounds, so no request is throttled. Every response is checked: status 200 and a full page (REST) or a tools/call result with structuredContent and no isError (MCP); the first response of every round is parsed in full.\n",
+  );
+
+  const lines: RatioLine[] = [];
+  const k = fx.keys;
+  const progress = (title: string) => process.stderr.write(`  running: ${title}\n`);
+
+  // (a) REST: our GET /v1/websites vs a bare h3 route returning the same payload.
+  for (const [client, bareClient] of [
+    [inProcess(fx.app), inProcess(bare)],
+    [overHttp(oursHttp.url), overHttp(bareHttp.url)],
+  ] as const) {
+    for (const concurrency of [1, 16]) {
+      const title = `REST ${client.label}${client.label === "HTTP" ? " keep-alive" : ""}, ${concurrency === 1 ? "sequential" : `${concurrency} in flight`}`;
+      progress(title);
+      const group = await runGroup(
+        title,
+        [restVariant("REST ours", client, k), restVariant("bare h3", bareClient, k)],
+        concurrency,
+        settings,
+      );
+      lines.push(ratioOf(group, "REST ours", "bare h3", 0.4));
+    }
+  }
+
+  // (b) MCP: our endpoint vs the SDK's per-request McpServer pattern, and vs REST for the same operation.
+  for (const [template, concurrency] of [
+    [legacy, 1],
+    [modern, 1],
+    [legacy, 16],
+    [modern, 16],
+  ] as const) {
+    const title = `MCP ${template.protocol} in-process, ${concurrency === 1 ? "sequential" : `${concurrency} in flight`}`;
+    progress(title);
+    const variants = [
+      mcpVariant("MCP ours", inProcess(fx.app), k, template),
+      mcpVariant("MCP SDK pattern", inProcess(sdkApp), k, template),
+    ];
+    // MCP vs REST in-process once per protocol (sequential); under concurrency only ours vs the SDK pattern.
+    if (concurrency === 1) variants.push(restVariant("REST ours", inProcess(fx.app), k));
+    const group = await runGroup(title, variants, concurrency, settings);
+    lines.push(ratioOf(group, "MCP ours", "MCP SDK pattern", 8));
+    if (concurrency === 1) lines.push(ratioOf(group, "MCP ours", "REST ours", 0.5));
+  }
+
+  const httpTitle = "MCP vs REST HTTP keep-alive, sequential";
+  progress(httpTitle);
+  const http = await runGroup(
+    httpTitle,
+    [
+      mcpVariant("MCP ours 2025-11-25", overHttp(oursHttp.url), k, legacy),
+      mcpVariant("MCP ours 2026-07-28", overHttp(oursHttp.url), k, modern),
+      restVariant("REST ours", overHttp(oursHttp.url), k),
+    ],
+    1,
+    settings,
+  );
+  lines.push(ratioOf(http, "MCP ours 2025-11-25", "REST ours", 0.5));
+  lines.push(ratioOf(http, "MCP ours 2026-07-28", "REST ours", 0.5));
+
+  await oursHttp.close();
+  await bareHttp.close();
+
+  progress("breakdown");
+  const stages = await breakdown(fx, bare, [legacy, modern], {
+    rounds: Math.max(7, Math.round(settings.rounds / 2)),
+    roundMs: Math.round(settings.roundMs / 2),
+    warmupMs: Math.round(settings.warmupMs / 2),
+  });
+
+  console.log(formatTable(lines));
+  console.log(
+    `\nratio = candidate req/s ÷ baseline req/s, median of per-round ratios (candidate and baseline adjacent in time); [min–max] over ${settings.rounds} rounds. req/s are medians.`,
+  );
+  console.log(
+    "\nWhere the time goes (in-process, sequential; each stage timed on its own, medians per operation; stages run warmer alone than inside a whole request, so they add up to less than it):",
+  );
+  console.log(
+    table(
+      ["path", "stage", "wall µs", "cpu µs"],
+      stages.map((s) => [s.section, s.stage, s.us.toFixed(0), s.cpuUs.toFixed(0)]),
+    ),
+  );
+  const missed = lines.filter((l) => l.ratio < l.target).length;
+  console.log(
+    `${lines.length - missed}/${lines.length} PASS; ${k.minted} API keys minted; total ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+  );
+}
+
+const fixture = await createFixture();
+try {
+  await main(fixture);
+} finally {
+  await fixture.close();
+}

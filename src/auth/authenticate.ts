@@ -1,0 +1,74 @@
+import type { ApiKeyRecord } from "../db/stores/api-keys.ts";
+import type { Role } from "../kernel/capabilities.ts";
+import { ApiError } from "../kernel/errors.ts";
+import type { Principal } from "../kernel/principal.ts";
+import type { Platform } from "../platform.ts";
+import { hashSecret, isSecretShaped } from "./secrets.ts";
+
+/** Name of the dashboard's session cookie; the API host refuses any request that carries it. */
+export const SESSION_COOKIE = "sitewright_session";
+
+/** The principal an API key acts as: one grant, its own rate-limit buckets. */
+export function principalOfKey(key: ApiKeyRecord): Principal {
+  return {
+    type: "api_key",
+    id: key.id,
+    label: key.name,
+    grants: [
+      {
+        organizationId: key.organizationId,
+        role: key.role as Role,
+        ...(key.accessKind === "websites" ? { websiteIds: key.websiteIds } : {}),
+      },
+    ],
+    bucketKey: `key:${key.id}`,
+  };
+}
+
+const unauthorized = (message: string) =>
+  new ApiError("unauthorized", message, {
+    suggestion:
+      "Send 'Authorization: Bearer <API key>' with an active key; create one in the dashboard or with `sitewright keys create`.",
+  });
+
+/**
+ * Authenticates an API request. Repeated failures from one IP are throttled (429) before any key is looked
+ * up; every lookup reads the database, so a rotation or revocation applies on the next request on every node.
+ */
+export async function authenticate(platform: Platform, request: Request, ip: string): Promise<Principal> {
+  const limiter = platform.db.rateLimiter;
+  const bucketKey = `auth-failures:${ip}`;
+  const gate = await limiter.take(bucketKey, platform.config.authFailureBucket, 0);
+  if (!gate.allowed) {
+    throw new ApiError("rate_limited", "Too many failed authentication attempts from this address.", {
+      retryAfterSeconds: gate.retryAfterSeconds,
+      headers: { "Retry-After": String(gate.retryAfterSeconds) },
+    });
+  }
+  try {
+    return await principalOf(platform, request);
+  } catch (error) {
+    await limiter.take(bucketKey, platform.config.authFailureBucket, 1);
+    throw error;
+  }
+}
+
+async function principalOf(platform: Platform, request: Request): Promise<Principal> {
+  const cookie = request.headers.get("cookie");
+  if (cookie && new RegExp(`(^|;\\s*)${SESSION_COOKIE}=`).test(cookie)) {
+    throw unauthorized(
+      "Browser session cookies are not accepted on the API host; authenticate with an API key.",
+    );
+  }
+  const header = request.headers.get("authorization");
+  if (!header) throw unauthorized("Missing Authorization header.");
+  const match = /^Bearer[ ]+(\S+)$/i.exec(header.trim());
+  if (!match) throw unauthorized("Malformed Authorization header; expected 'Bearer <API key>'.");
+  const secret = match[1]!;
+  if (!isSecretShaped(secret)) throw unauthorized("Malformed API key.");
+  const key = await platform.db.read((stores) => stores.apiKeys.findBySecretHash(hashSecret(secret)));
+  if (!key) throw unauthorized("Unknown API key.");
+  if (key.revokedAt !== null) throw unauthorized("This API key has been revoked.");
+  if (key.expiresAt !== null && key.expiresAt <= Date.now()) throw unauthorized("This API key has expired.");
+  return principalOfKey(key);
+}

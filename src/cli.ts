@@ -1,0 +1,205 @@
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { openDatabase } from "./db/database.ts";
+import { closeSandboxPool } from "./framework/index.ts";
+import { keyRoles } from "./kernel/capabilities.ts";
+import { callTool } from "./kernel/pipeline.ts";
+import { createPlatform, defaultConfig, type PlatformConfig } from "./platform.ts";
+import { createApp, listen } from "./server.ts";
+import { ensureLocalOwner } from "./services/organizations/bootstrap.ts";
+
+const usage = `sitewright — the website platform for AI agents
+
+  sitewright dev [--port 8787] [--data-dir .sitewright] [--host 127.0.0.1]
+      Everything in one process on embedded SQLite. The first start creates an organization, its owner
+      and an admin API key, and prints the key, the REST base URL and the MCP URL.
+  sitewright serve
+      Production server, configured by the environment: DATABASE_URL, PORT, HOST, SITEWRIGHT_BASE_URL,
+      SITEWRIGHT_APP_URL, SITEWRIGHT_SITES_DOMAIN, SITEWRIGHT_ALLOWED_ORIGINS, SITEWRIGHT_TRUST_PROXY.
+  sitewright migrate
+      Applies the committed migrations to DATABASE_URL (or the dev data dir) and exits.
+  sitewright keys create --role admin|full_editor|content_editor [--website ID ...] [--name N]
+                         [--expires-at ISO] [--data-dir D] [--json]
+      Creates an API key in the local organization and prints it (one JSON line with --json).
+`;
+
+const sqlitePath = (dataDir: string) => join(resolve(dataDir), "sitewright.db");
+
+async function dev(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: "string", default: process.env.PORT ?? "8787" },
+      "data-dir": { type: "string", default: ".sitewright" },
+      host: { type: "string", default: "127.0.0.1" },
+    },
+  });
+  const port = Number(values.port);
+  const db = await openDatabase({ url: process.env.DATABASE_URL ?? sqlitePath(values["data-dir"]) });
+  const platform = await createPlatform({ db, config: defaultConfig(port), dataDir: values["data-dir"] });
+  const local = await ensureLocalOwner(db);
+  const server = await listen(createApp(platform), port, values.host);
+  const lines = [
+    `Sitewright is running (embedded ${db.dialect === "sqlite" ? "SQLite" : "PostgreSQL"}).`,
+    "",
+  ];
+  lines.push(
+    `  REST API   ${platform.config.baseUrl}`,
+    `  OpenAPI    ${platform.config.baseUrl}/openapi.json`,
+  );
+  lines.push(`  MCP        ${platform.config.baseUrl}/mcp`, "");
+  if (local.created) {
+    const key = await createKey(platform, local.principal, local.organization.id, {
+      role: "admin",
+      name: "Dev admin key",
+    });
+    lines.push(`  Admin API key (shown once, store it now):`, `    ${key.plaintextKey}`, "");
+    lines.push(
+      `  Try:  curl -H "Authorization: Bearer ${key.plaintextKey}" ${platform.config.baseUrl}/websites`,
+    );
+    lines.push(
+      `  MCP:  claude mcp add --transport http sitewright ${platform.config.baseUrl}/mcp --header "Authorization: Bearer ${key.plaintextKey}"`,
+    );
+  } else {
+    lines.push("  Create another API key with: npx sitewright keys create --role admin");
+  }
+  console.log(lines.join("\n"));
+  shutdownOn(async () => {
+    await server.close();
+    await db.close();
+  });
+}
+
+async function serveFromEnv() {
+  const env = process.env;
+  const port = Number(env.PORT ?? "8787");
+  const base = defaultConfig(port);
+  const config: PlatformConfig = {
+    ...base,
+    baseUrl: env.SITEWRIGHT_BASE_URL ?? base.baseUrl,
+    appUrl: env.SITEWRIGHT_APP_URL ?? base.appUrl,
+    sitesDomain: env.SITEWRIGHT_SITES_DOMAIN ?? base.sitesDomain,
+    allowedOrigins: (env.SITEWRIGHT_ALLOWED_ORIGINS ?? "").split(",").filter(Boolean),
+    trustProxy: env.SITEWRIGHT_TRUST_PROXY === "true",
+  };
+  const db = await openDatabase({ url: env.DATABASE_URL ?? sqlitePath(".sitewright") });
+  const platform = await createPlatform({ db, config });
+  const server = await listen(createApp(platform), port, env.HOST ?? "0.0.0.0");
+  console.log(`Sitewright serving ${config.baseUrl} on port ${server.port} (${db.dialect}).`);
+  shutdownOn(async () => {
+    await server.close();
+    await db.close();
+  });
+}
+
+async function migrate(args: string[]) {
+  const { values } = parseArgs({ args, options: { "data-dir": { type: "string", default: ".sitewright" } } });
+  const db = await openDatabase({ url: process.env.DATABASE_URL ?? sqlitePath(values["data-dir"]) });
+  await db.close();
+  console.log(`Migrations applied (${db.dialect}).`);
+}
+
+async function keys(args: string[]) {
+  const [sub, ...rest] = args;
+  if (sub !== "create") throw new UsageError(`Unknown keys command '${sub ?? ""}'.`);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      role: { type: "string" },
+      website: { type: "string", multiple: true },
+      name: { type: "string" },
+      "expires-at": { type: "string" },
+      "data-dir": { type: "string", default: ".sitewright" },
+      json: { type: "boolean", default: false },
+    },
+  });
+  if (!values.role || !(keyRoles as readonly string[]).includes(values.role)) {
+    throw new UsageError(`--role must be one of ${keyRoles.join(", ")}.`);
+  }
+  const db = await openDatabase({ url: process.env.DATABASE_URL ?? sqlitePath(values["data-dir"]) });
+  try {
+    const platform = await createPlatform({ db, dataDir: values["data-dir"] });
+    const local = await ensureLocalOwner(db);
+    const key = await createKey(platform, local.principal, local.organization.id, {
+      role: values.role,
+      name: values.name ?? `${values.role} key`,
+      websiteIds: values.website,
+      expiresAt: values["expires-at"],
+    });
+    console.log(
+      values.json ? JSON.stringify(key) : `Created API key ${key.id} (${values.role}).\n${key.plaintextKey}`,
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+async function createKey(
+  platform: Awaited<ReturnType<typeof createPlatform>>,
+  principal: Awaited<ReturnType<typeof ensureLocalOwner>>["principal"],
+  organizationId: string,
+  options: { role: string; name: string; websiteIds?: string[]; expiresAt?: string },
+) {
+  const access = options.websiteIds?.length
+    ? { kind: "websites", websiteIds: options.websiteIds, role: options.role }
+    : { kind: "organization", role: options.role };
+  const tool = platform.registry.byOperationId("apiKeys.create")!;
+  const input = {
+    organizationId,
+    name: options.name,
+    access,
+    ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
+  };
+  return (await callTool(platform, tool, input, { principal, transport: "internal", requestId: "cli" })) as {
+    id: string;
+    plaintextKey: string;
+  };
+}
+
+function shutdownOn(stop: () => Promise<void>) {
+  let stopping = false;
+  const handler = () => {
+    if (stopping) return;
+    stopping = true;
+    stop()
+      .then(closeSandboxPool)
+      .finally(() => process.exit(0));
+  };
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+}
+
+class UsageError extends Error {}
+
+async function main(argv: string[]) {
+  const [command, ...args] = argv;
+  switch (command) {
+    case "dev":
+      return dev(args);
+    case "serve":
+      return serveFromEnv();
+    case "migrate":
+      return migrate(args);
+    case "keys":
+      return keys(args);
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      console.log(usage);
+      return;
+    default:
+      throw new UsageError(`Unknown command '${command}'.`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    console.error(`${error.message}\n\n${usage}`);
+  } else if (error && typeof error === "object" && "kind" in error) {
+    console.error(JSON.stringify((error as { toBody(): unknown }).toBody()));
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import type { Stores } from "./stores/index.ts";
+
+/** A token bucket's shape: capacity and refill per second. */
+export interface BucketSpec {
+  capacity: number;
+  refillPerSecond: number;
+}
+
+export interface TakeResult {
+  allowed: boolean;
+  /** Seconds until the request would pass (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+/** Exact token buckets keyed by string. `cost` 0 asks whether one token is available without taking it. */
+export interface RateLimiter {
+  take(key: string, spec: BucketSpec, cost: number): Promise<TakeResult>;
+}
+
+/** The database handle: transactions and reads over the stores, plus the dialect's rate limiter. */
+export interface Database {
+  readonly dialect: "sqlite" | "pg";
+  /** Runs `work` in one transaction: all of it commits, or none of it. */
+  transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+  /** Runs reads that need no transaction. */
+  read<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+  readonly rateLimiter: RateLimiter;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** `postgres://…` for PostgreSQL; otherwise a SQLite file path (or `:memory:`). */
+  url: string;
+  /** Clock for in-process rate limiting (tests freeze it). */
+  now?: () => number;
+}
+
+/** Opens the database named by `url` and applies committed migrations. */
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (/^postgres(ql)?:\/\//.test(options.url)) {
+    const { openPostgres } = await import("./dialects/pg.ts");
+    return openPostgres(options);
+  }
+  const { openSqlite } = await import("./dialects/sqlite.ts");
+  return openSqlite(options);
+}

@@ -1,0 +1,58 @@
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import type { BucketSpec, Database, OpenOptions, RateLimiter } from "../database.ts";
+import { migrationsFolder } from "../migrations-folder.ts";
+import * as schema from "../schema/pg.ts";
+import { bindStores } from "../stores/index.ts";
+import type { Db, Tables } from "../types.ts";
+
+const MIGRATION_LOCK = 7_291_004;
+
+/** PostgreSQL through node-postgres: many stateless nodes share everything through it. */
+export async function openPostgres(options: OpenOptions): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+  pool.on("error", () => undefined); // an idle client was lost (server restart, terminate): the pool drops it and reconnects on demand
+  const db = drizzle(pool, { schema });
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migrate(drizzle(client, { schema }), { migrationsFolder: migrationsFolder("pg") });
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+    client.release();
+  }
+  // Stores are written against the shared query-builder surface; the PG tables mirror the SQLite ones.
+  const tables = schema as unknown as Tables;
+  const stores = bindStores(db as unknown as Db, tables);
+  return {
+    dialect: "pg",
+    rateLimiter: postgresRateLimiter(db),
+    transaction: (work) => db.transaction((tx) => work(bindStores(tx as unknown as Db, tables))),
+    read: (work) => work(stores),
+    close: () => pool.end(),
+  };
+}
+
+/** One atomic upsert per take, refilled by the database clock, so every node shares one exact bucket. */
+function postgresRateLimiter(db: ReturnType<typeof drizzle<typeof schema>>): RateLimiter {
+  return {
+    async take(key: string, spec: BucketSpec, cost: number) {
+      const { capacity, refillPerSecond: rate } = spec;
+      const needed = Math.max(cost, 1);
+      const refilled = sql`LEAST(${capacity}::float8, b.tokens + EXTRACT(EPOCH FROM (clock_timestamp() - b.updated_at)) * ${rate}::float8)`;
+      const taken = await db.execute(sql`
+        INSERT INTO rate_limit_buckets AS b (key, tokens, updated_at)
+        VALUES (${key}, ${capacity - cost}::float8, clock_timestamp())
+        ON CONFLICT (key) DO UPDATE SET tokens = ${refilled} - ${cost}::float8, updated_at = clock_timestamp()
+        WHERE ${refilled} >= ${needed}::float8
+        RETURNING tokens`);
+      if (taken.rows.length) return { allowed: true, retryAfterSeconds: 0 };
+      const short = await db.execute(sql`
+        SELECT (${needed}::float8 - ${refilled}) / ${rate}::float8 AS wait FROM rate_limit_buckets b WHERE key = ${key}`);
+      const wait = Number((short.rows[0] as { wait?: number } | undefined)?.wait ?? 1);
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait)) };
+    },
+  };
+}

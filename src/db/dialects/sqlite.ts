@@ -1,0 +1,54 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import type { Database, OpenOptions } from "../database.ts";
+import { migrationsFolder } from "../migrations-folder.ts";
+import * as schema from "../schema/sqlite.ts";
+import { bindStores } from "../stores/index.ts";
+import { memoryRateLimiter } from "./memory-buckets.ts";
+
+/**
+ * SQLite through better-sqlite3 (WAL). The connection is synchronous and shared, so units of work are
+ * serialized by an async mutex: a transaction's awaits never interleave with another request's queries.
+ */
+export function openSqlite(options: OpenOptions): Database {
+  if (options.url !== ":memory:") mkdirSync(dirname(options.url), { recursive: true });
+  const sqlite = new BetterSqlite3(options.url);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: migrationsFolder("sqlite") });
+  const stores = bindStores(db, schema);
+
+  let tail: Promise<unknown> = Promise.resolve();
+  function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = tail.then(work);
+    tail = result.catch(() => undefined);
+    return result;
+  }
+
+  return {
+    dialect: "sqlite",
+    rateLimiter: memoryRateLimiter(options.now),
+    transaction: (work) =>
+      exclusive(async () => {
+        sqlite.exec("BEGIN IMMEDIATE");
+        try {
+          const result = await work(stores);
+          sqlite.exec("COMMIT");
+          return result;
+        } catch (error) {
+          if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+          throw error;
+        }
+      }),
+    read: (work) => exclusive(() => work(stores)),
+    async close() {
+      await exclusive(async () => sqlite.close());
+    },
+  };
+}

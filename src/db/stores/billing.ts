@@ -1,0 +1,71 @@
+import { asc, eq } from "drizzle-orm";
+import type { Db, Tables } from "../types.ts";
+
+export type BillingAccountRecord = Tables["billingAccounts"]["$inferSelect"];
+export type CreditGrantRecord = Tables["creditGrants"]["$inferSelect"];
+export type BillingEventRecord = Tables["billingEvents"]["$inferSelect"];
+
+/** Billing accounts (one per organization), support credit grants and the provider's recorded events. */
+export interface BillingStore {
+  getAccount(organizationId: string): Promise<BillingAccountRecord | undefined>;
+  /** Inserts or replaces the organization's account row. */
+  putAccount(account: BillingAccountRecord): Promise<void>;
+  /**
+   * Locks the organization's account row until the transaction ends, creating it as `initial` when absent.
+   * A no-op update takes PostgreSQL's row lock (concurrent lockers wait, then read the committed row); SQLite
+   * serializes transactions anyway.
+   */
+  lockAccount(initial: BillingAccountRecord): Promise<void>;
+  listGrants(organizationId: string): Promise<CreditGrantRecord[]>;
+  insertGrant(grant: CreditGrantRecord): Promise<void>;
+  recordEvent(event: BillingEventRecord): Promise<void>;
+  listEvents(organizationId: string): Promise<BillingEventRecord[]>;
+}
+
+export function billingStore(db: Db, t: Tables): BillingStore {
+  return {
+    async getAccount(organizationId) {
+      const [row] = await db
+        .select()
+        .from(t.billingAccounts)
+        .where(eq(t.billingAccounts.organizationId, organizationId))
+        .limit(1);
+      return row;
+    },
+    async putAccount(account) {
+      const { organizationId: _, ...rest } = account;
+      await db
+        .insert(t.billingAccounts)
+        .values(account)
+        .onConflictDoUpdate({ target: t.billingAccounts.organizationId, set: rest });
+    },
+    async lockAccount(initial) {
+      const { organizationId } = initial;
+      await db.insert(t.billingAccounts).values(initial).onConflictDoNothing();
+      await db
+        .update(t.billingAccounts)
+        .set({ organizationId })
+        .where(eq(t.billingAccounts.organizationId, organizationId));
+    },
+    async listGrants(organizationId) {
+      return db
+        .select()
+        .from(t.creditGrants)
+        .where(eq(t.creditGrants.organizationId, organizationId))
+        .orderBy(asc(t.creditGrants.createdAt), asc(t.creditGrants.id));
+    },
+    async insertGrant(grant) {
+      await db.insert(t.creditGrants).values(grant);
+    },
+    async recordEvent(event) {
+      await db.insert(t.billingEvents).values(event);
+    },
+    async listEvents(organizationId) {
+      return db
+        .select()
+        .from(t.billingEvents)
+        .where(eq(t.billingEvents.organizationId, organizationId))
+        .orderBy(asc(t.billingEvents.createdAt), asc(t.billingEvents.id));
+    },
+  };
+}

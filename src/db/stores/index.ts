@@ -1,0 +1,46 @@
+import type { Db, Tables } from "../types.ts";
+import { type ApiKeyStore, apiKeyStore } from "./api-keys.ts";
+import { type AuditStore, auditStore } from "./audit.ts";
+import { type BillingStore, billingStore } from "./billing.ts";
+import { type CmsStore, cmsStore } from "./cms.ts";
+import { type DeploymentStore, deploymentStore } from "./deployments.ts";
+import { type IdempotencyStore, idempotencyStore } from "./idempotency.ts";
+import { type LeaseStore, leaseStore } from "./leases.ts";
+import { type OrganizationStore, organizationStore } from "./organizations.ts";
+import { type SourceFileStore, sourceFileStore } from "./source-files.ts";
+import { type WebsiteStore, websiteStore } from "./websites.ts";
+
+/** Every aggregate's store, bound to one connection or transaction. */
+export interface Stores {
+  organizations: OrganizationStore;
+  websites: WebsiteStore;
+  apiKeys: ApiKeyStore;
+  audit: AuditStore;
+  billing: BillingStore;
+  idempotency: IdempotencyStore;
+  sourceFiles: SourceFileStore;
+  leases: LeaseStore;
+  deployments: DeploymentStore;
+  cms: CmsStore;
+}
+
+/** Binds the stores to a drizzle handle; stores are built lazily, so a unit of work pays only for what it uses. */
+export function bindStores(db: Db, t: Tables): Stores {
+  const cache: Partial<Stores> = {};
+  const lazy = <K extends keyof Stores>(key: K, make: (db: Db, t: Tables) => Stores[K]) => ({
+    get: () => (cache[key] ??= make(db, t)),
+    enumerable: true,
+  });
+  return Object.defineProperties({} as Stores, {
+    organizations: lazy("organizations", organizationStore),
+    websites: lazy("websites", websiteStore),
+    apiKeys: lazy("apiKeys", apiKeyStore),
+    audit: lazy("audit", auditStore),
+    billing: lazy("billing", billingStore),
+    idempotency: lazy("idempotency", idempotencyStore),
+    sourceFiles: lazy("sourceFiles", sourceFileStore),
+    leases: lazy("leases", leaseStore),
+    deployments: lazy("deployments", deploymentStore),
+    cms: lazy("cms", cmsStore),
+  });
+}

@@ -1,0 +1,110 @@
+import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import type { KeysetPosition } from "../../kernel/cursor.ts";
+import type { Db, Tables } from "../types.ts";
+import { after, afterPlaceholders, newestFirst } from "./keyset.ts";
+import { once } from "./prepared.ts";
+
+export interface WebsiteRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  slug: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Which websites a list may return: whole organizations and/or individual websites. */
+export interface WebsiteReach {
+  organizationIds: readonly string[];
+  websiteIds: readonly string[];
+}
+
+/** Websites: the top-level resource every website-scoped operation is checked against. */
+export interface WebsiteStore {
+  insert(website: WebsiteRecord): Promise<void>;
+  get(id: string): Promise<WebsiteRecord | undefined>;
+  getBySlug(slug: string): Promise<WebsiteRecord | undefined>;
+  /** Newest first; `limit + 1` rows are asked for by callers that page. */
+  list(reach: WebsiteReach, options: { after?: KeysetPosition; limit: number }): Promise<WebsiteRecord[]>;
+  update(
+    id: string,
+    patch: Partial<Pick<WebsiteRecord, "name" | "slug">> & { updatedAt: number },
+  ): Promise<void>;
+  delete(id: string): Promise<void>;
+  countInOrganization(organizationId: string): Promise<number>;
+}
+
+export function websiteStore(db: Db, t: Tables): WebsiteStore {
+  const w = t.websites;
+  const byId = once(() =>
+    db
+      .select()
+      .from(w)
+      .where(eq(w.id, sql.placeholder("id")))
+      .prepare(),
+  );
+  const bySlug = once(() =>
+    db
+      .select()
+      .from(w)
+      .where(eq(w.slug, sql.placeholder("slug")))
+      .prepare(),
+  );
+  const page = (cursor: boolean) =>
+    db
+      .select()
+      .from(w)
+      .where(
+        and(
+          eq(w.organizationId, sql.placeholder("org")),
+          cursor ? afterPlaceholders(w.createdAt, w.id) : undefined,
+        ),
+      )
+      .orderBy(...newestFirst(w.createdAt, w.id))
+      .limit(sql.placeholder("limit"))
+      .prepare();
+  const firstPageOfOrg = once(() => page(false));
+  const nextPageOfOrg = once(() => page(true));
+
+  return {
+    async insert(website) {
+      await db.insert(w).values(website);
+    },
+    async get(id) {
+      return (await byId().execute({ id }))[0];
+    },
+    async getBySlug(slug) {
+      return (await bySlug().execute({ slug }))[0];
+    },
+    async list(reach, options) {
+      const [org] = reach.organizationIds;
+      if (org && reach.organizationIds.length === 1 && reach.websiteIds.length === 0) {
+        const { after: position, limit } = options;
+        return position
+          ? nextPageOfOrg().execute({ org, at: position.createdAt, id: position.id, limit })
+          : firstPageOfOrg().execute({ org, limit });
+      }
+      const scopes: SQL[] = [];
+      if (reach.organizationIds.length) scopes.push(inArray(w.organizationId, [...reach.organizationIds]));
+      if (reach.websiteIds.length) scopes.push(inArray(w.id, [...reach.websiteIds]));
+      if (scopes.length === 0) return [];
+      const scope = or(...scopes);
+      return db
+        .select()
+        .from(w)
+        .where(and(scope, after(w.createdAt, w.id, options.after)))
+        .orderBy(...newestFirst(w.createdAt, w.id))
+        .limit(options.limit);
+    },
+    async update(id, patch) {
+      await db.update(w).set(patch).where(eq(w.id, id));
+    },
+    async delete(id) {
+      await db.delete(t.apiKeyWebsites).where(eq(t.apiKeyWebsites.websiteId, id));
+      await db.delete(w).where(eq(w.id, id));
+    },
+    async countInOrganization(organizationId) {
+      return db.$count(w, eq(w.organizationId, organizationId));
+    },
+  };
+}

@@ -1,0 +1,244 @@
+import { existsSync } from "node:fs";
+import { Worker } from "node:worker_threads";
+import type { FromWorker, SandboxJob, SandboxOutcome, ToWorker, WorkerConfig } from "./protocol.ts";
+
+/** Time past the render's own time limit after which the parent terminates a worker that has not answered. */
+export const HARD_TIMEOUT_GRACE_MS = 2_000;
+/** Time a new worker gets to load the QuickJS module. */
+const STARTUP_TIMEOUT_MS = 30_000;
+
+/**
+ * The worker entry: next to this file in the sources (`worker.ts`, run with Node's type stripping),
+ * or `sandbox-worker.js` next to a bundled build, or the sources beside `dist/`.
+ */
+function workerUrl(): URL {
+  const candidates = [
+    new URL("./worker.ts", import.meta.url),
+    new URL("./sandbox-worker.js", import.meta.url),
+    new URL("../src/framework/sandbox/worker.ts", import.meta.url),
+  ];
+  return candidates.find((url) => existsSync(url)) ?? candidates[0]!;
+}
+
+interface Slot {
+  worker: Worker;
+  config: WorkerConfig;
+  ready: Promise<void>;
+  busy: boolean;
+  dead: boolean;
+}
+
+interface Pending {
+  job: SandboxJob;
+  onProgress: ((file: string, route: string) => void) | undefined;
+  resolve: (outcome: SandboxOutcome) => void;
+}
+
+/**
+ * Runs sandbox jobs on at most `maxWorkers` worker threads. A worker loads QuickJS once and serves
+ * job after job; one that hit a limit, crashed or overran its hard timeout is terminated and
+ * replaced. Idle workers do not keep the process alive.
+ */
+export class SandboxPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  /** Most worker threads alive at once. */
+  readonly maxWorkers: number;
+
+  constructor(maxWorkers = 2) {
+    this.maxWorkers = maxWorkers;
+  }
+
+  /** Runs one job; resolves with its outcome (limits and crashes included), never rejects. */
+  run(job: SandboxJob, onProgress?: (file: string, route: string) => void): Promise<SandboxOutcome> {
+    return new Promise((resolve) => {
+      if (this.closed) {
+        resolve({ pages: [], problems: [], logs: [], crash: "the sandbox pool is closed" });
+        return;
+      }
+      this.queue.push({ job, onProgress, resolve });
+      this.dispatch();
+    });
+  }
+
+  /** Terminates every worker; later jobs fail at once. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) {
+      pending.resolve({ pages: [], problems: [], logs: [], crash: "the sandbox pool is closed" });
+    }
+    await Promise.all(this.slots.splice(0).map((slot) => this.kill(slot)));
+  }
+
+  /** Number of live worker threads (for tests and metrics). */
+  get size(): number {
+    return this.slots.length;
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const next = this.queue[0]!;
+      const config: WorkerConfig = { memoryLimitBytes: next.job.memoryLimitBytes };
+      let slot = this.slots.find(
+        (s) => !s.busy && !s.dead && s.config.memoryLimitBytes === config.memoryLimitBytes,
+      );
+      if (!slot && this.slots.length >= this.maxWorkers) {
+        const idle = this.slots.find((s) => !s.busy);
+        if (!idle) return; // all busy: wait
+        this.remove(idle);
+      }
+      slot ??= this.spawn(config);
+      this.queue.shift();
+      void this.execute(slot, next);
+    }
+  }
+
+  private spawn(config: WorkerConfig): Slot {
+    const url = workerUrl();
+    const worker = new Worker(url, {
+      workerData: config,
+      // Node without built-in type stripping (before 22.18) loads the TypeScript entry through tsx.
+      ...(url.pathname.endsWith(".ts") && !process.features.typescript
+        ? { execArgv: ["--import", "tsx"] }
+        : {}),
+      // A native stack well above what QuickJS's own stack limit (at most 4 MiB) can use, so the
+      // guest's limit trips first; WebAssembly memory is outside these V8 heap limits.
+      resourceLimits: { stackSizeMb: 16, maxOldGenerationSizeMb: 512 },
+    });
+    worker.unref();
+    const slot: Slot = { worker, config, busy: false, dead: false, ready: Promise.resolve() };
+    // Permanent listeners: an unhandled 'error' event would take the whole process down.
+    worker.on("error", () => {
+      slot.dead = true;
+    });
+    worker.on("exit", () => {
+      slot.dead = true;
+      const index = this.slots.indexOf(slot);
+      if (index >= 0 && !slot.busy) this.slots.splice(index, 1);
+    });
+    slot.ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error("the sandbox did not start in time")),
+        STARTUP_TIMEOUT_MS,
+      );
+      const onMessage = (message: FromWorker) => {
+        if (message.type !== "ready") return;
+        clearTimeout(timer);
+        worker.off("message", onMessage);
+        resolve();
+      };
+      worker.on("message", onMessage);
+      worker.once("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      worker.once("exit", () => {
+        clearTimeout(timer);
+        reject(new Error("the sandbox exited while starting"));
+      });
+    });
+    slot.ready.catch(() => undefined);
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private async execute(slot: Slot, pending: Pending): Promise<void> {
+    slot.busy = true;
+    slot.worker.ref();
+    let recycle = true;
+    let outcome: SandboxOutcome;
+    try {
+      await slot.ready;
+      ({ outcome, recycle } = await this.exchange(slot, pending));
+    } catch (error) {
+      outcome = { pages: [], problems: [], logs: [], crash: String((error as Error)?.message ?? error) };
+    }
+    slot.busy = false;
+    if (recycle || slot.dead || this.closed) this.remove(slot);
+    else slot.worker.unref();
+    pending.resolve(outcome);
+    this.dispatch();
+  }
+
+  private exchange(slot: Slot, pending: Pending): Promise<{ outcome: SandboxOutcome; recycle: boolean }> {
+    const id = this.nextId++;
+    const { worker } = slot;
+    let current: { file?: string; route?: string } = {};
+    return new Promise((resolve) => {
+      const finish = (result: { outcome: SandboxOutcome; recycle: boolean }) => {
+        clearTimeout(timer);
+        worker.off("message", onMessage);
+        worker.off("error", onError);
+        worker.off("exit", onExit);
+        resolve(result);
+      };
+      const onMessage = (message: FromWorker) => {
+        if (message.type === "progress" && message.id === id) {
+          current = { file: message.file, route: message.route };
+          pending.onProgress?.(message.file, message.route);
+        } else if (message.type === "done" && message.id === id) {
+          finish({ outcome: message.outcome, recycle: message.recycle });
+        }
+      };
+      const onError = (error: Error) => {
+        const code = (error as { code?: string }).code;
+        const memory = code === "ERR_WORKER_OUT_OF_MEMORY";
+        finish({
+          outcome: memory
+            ? { pages: [], problems: [], logs: [], limit: { kind: "memory", ...current } }
+            : { pages: [], problems: [], logs: [], crash: error.message },
+          recycle: true,
+        });
+      };
+      const onExit = () => {
+        slot.dead = true;
+        finish({
+          outcome: { pages: [], problems: [], logs: [], crash: "the sandbox exited" },
+          recycle: true,
+        });
+      };
+      // The hard stop: whatever runs in the worker, the thread is terminated past this point.
+      const timer = setTimeout(() => {
+        slot.dead = true;
+        void worker.terminate();
+        finish({
+          outcome: { pages: [], problems: [], logs: [], limit: { kind: "time", ...current } },
+          recycle: true,
+        });
+      }, pending.job.timeLimitMs + HARD_TIMEOUT_GRACE_MS);
+      worker.on("message", onMessage);
+      worker.on("error", onError);
+      worker.on("exit", onExit);
+      worker.postMessage({ type: "job", id, job: pending.job } satisfies ToWorker);
+    });
+  }
+
+  private remove(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    void this.kill(slot);
+  }
+
+  private async kill(slot: Slot): Promise<void> {
+    slot.dead = true;
+    await slot.worker.terminate().catch(() => undefined);
+  }
+}
+
+let shared: SandboxPool | undefined;
+
+/** The process-wide pool (two workers): builds share it, so at most two renders run at once. */
+export function sandboxPool(): SandboxPool {
+  shared ??= new SandboxPool(2);
+  return shared;
+}
+
+/** Terminates the shared pool's workers (server shutdown, end of tests). A later build starts a new pool. */
+export async function closeSandboxPool(): Promise<void> {
+  const pool = shared;
+  shared = undefined;
+  await pool?.close();
+}

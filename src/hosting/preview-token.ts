@@ -1,0 +1,85 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { isIdShaped } from "../kernel/ids.ts";
+
+/**
+ * Preview tokens let a browser open an editor's draft preview, where it cannot send an API key: a small
+ * HMAC-SHA256-signed string `<websiteId>.<apiKeyId>.<issued>.<expires>.<signature>` (times in seconds, base 36;
+ * the signature's first 128 bits, base64url), about 85 characters. A token proves nothing by itself beyond
+ * "the holder of this key asked for it": every use re-reads the key, so a revoked, expired or rotated key
+ * (rotated after the token was issued) ends its tokens at once, and the key must still reach the website.
+ */
+export interface PreviewTokenClaims {
+  websiteId: string;
+  apiKeyId: string;
+  /** Milliseconds since the epoch (stored at second precision). */
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** Longest a token may live; previews are opened right after the link is minted. */
+export const MAX_PREVIEW_TOKEN_TTL_MS = 60 * 60 * 1000;
+export const DEFAULT_PREVIEW_TOKEN_TTL_MS = 10 * 60 * 1000;
+
+const CONTEXT = "sitewright-preview-v1";
+
+let processSecret: Buffer | undefined;
+
+/**
+ * The signing secret: `SITEWRIGHT_PREVIEW_SECRET` (set the same value on every node), or else one random secret
+ * per process, the same for every caller (so an operation minting links and hosting checking them agree).
+ */
+export function previewSecret(configured = process.env.SITEWRIGHT_PREVIEW_SECRET): Buffer {
+  if (configured) {
+    if (configured.length < 32) throw new Error("SITEWRIGHT_PREVIEW_SECRET must be at least 32 characters.");
+    return Buffer.from(configured, "utf8");
+  }
+  processSecret ??= randomBytes(32);
+  return processSecret;
+}
+
+const sign = (secret: Buffer, payload: string) =>
+  createHmac("sha256", secret).update(`${CONTEXT}.${payload}`).digest().subarray(0, 16);
+
+/** Mints a token for `apiKeyId` on `websiteId`, valid for `ttlMs` (capped at an hour). */
+export function mintPreviewToken(
+  secret: Buffer,
+  claims: { websiteId: string; apiKeyId: string },
+  options: { now?: number; ttlMs?: number } = {},
+): string {
+  const now = options.now ?? Date.now();
+  const ttl = Math.min(
+    Math.max(options.ttlMs ?? DEFAULT_PREVIEW_TOKEN_TTL_MS, 1000),
+    MAX_PREVIEW_TOKEN_TTL_MS,
+  );
+  const issued = Math.floor(now / 1000);
+  const expires = Math.floor((now + ttl) / 1000);
+  const payload = `${claims.websiteId}.${claims.apiKeyId}.${issued.toString(36)}.${expires.toString(36)}`;
+  return `${payload}.${sign(secret, payload).toString("base64url")}`;
+}
+
+/** The claims of a well-signed, unexpired token; undefined for anything else. */
+export function verifyPreviewToken(
+  secret: Buffer,
+  token: string,
+  now = Date.now(),
+): PreviewTokenClaims | undefined {
+  if (token.length > 128) return undefined;
+  const parts = token.split(".");
+  if (parts.length !== 5) return undefined;
+  const [websiteId, apiKeyId, issued36, expires36, signature] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  if (!isIdShaped(websiteId) || !isIdShaped(apiKeyId)) return undefined;
+  if (!/^[0-9a-z]{1,10}$/.test(issued36) || !/^[0-9a-z]{1,10}$/.test(expires36)) return undefined;
+  const given = Buffer.from(signature, "base64url");
+  const expected = sign(secret, parts.slice(0, 4).join("."));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const issuedAt = Number.parseInt(issued36, 36) * 1000;
+  const expiresAt = Number.parseInt(expires36, 36) * 1000;
+  if (expiresAt <= now || expiresAt - issuedAt > MAX_PREVIEW_TOKEN_TTL_MS) return undefined;
+  return { websiteId, apiKeyId, issuedAt, expiresAt };
+}

@@ -1,0 +1,9 @@
+// Library entry: embed the platform in another process (tests, custom servers, tooling).
+export { type Database, openDatabase } from "./db/database.ts";
+export { defineTool, mcpNameOf, type Tool, type ToolDefinition } from "./kernel/define-tool.ts";
+export { ApiError, type ErrorBody, type ErrorKind } from "./kernel/errors.ts";
+export { callTool } from "./kernel/pipeline.ts";
+export type { Principal } from "./kernel/principal.ts";
+export { createPlatform, defaultConfig, type Platform, type PlatformConfig } from "./platform.ts";
+export { createApp, listen } from "./server.ts";
+export { ensureLocalOwner } from "./services/organizations/bootstrap.ts";

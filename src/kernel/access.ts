@@ -1,0 +1,73 @@
+import type { ApiKeyRecord } from "../db/stores/api-keys.ts";
+import type { Stores } from "../db/stores/index.ts";
+import type { OrganizationRecord } from "../db/stores/organizations.ts";
+import type { WebsiteRecord } from "../db/stores/websites.ts";
+import { type Capability, grantHolds } from "./capabilities.ts";
+import { ApiError, notFound } from "./errors.ts";
+import { isIdShaped } from "./ids.ts";
+import { type Grant, grantFor, grantReachesWebsite, type Principal } from "./principal.ts";
+
+/**
+ * Scope checks, per the spec's table: a website outside the principal's reach is `not_found` (existence never
+ * leaks); an existing organization without a grant is `forbidden`; an unknown one `not_found`.
+ * Every check records what it resolved, for the operation's audit entry.
+ */
+export interface Access {
+  organization(organizationId: string): Promise<OrganizationRecord>;
+  website(websiteId: string): Promise<WebsiteRecord>;
+  /** An API key of an organization the principal administers; anything else is `not_found`. */
+  apiKey(apiKeyId: string): Promise<ApiKeyRecord>;
+  /** The grant that covers `organizationId` and holds the operation's capability, if any. */
+  grantIn(organizationId: string): Grant | undefined;
+  readonly resolved: { organizationId?: string; websiteId?: string };
+}
+
+export function createAccess(principal: Principal, capability: Capability, stores: Stores): Access {
+  const resolved: Access["resolved"] = {};
+  const holds = (grant: Grant) => grantHolds(grant.role, grant.websiteIds !== undefined, capability);
+  const forbidden = () =>
+    new ApiError("forbidden", `This credential's role does not include ${capability} in this organization.`, {
+      suggestion: "Use a key whose role and access cover this operation, or ask an admin to change this key.",
+    });
+
+  return {
+    resolved,
+    grantIn(organizationId) {
+      const grant = grantFor(principal, organizationId);
+      return grant && holds(grant) ? grant : undefined;
+    },
+    async organization(organizationId) {
+      const org = isIdShaped(organizationId) ? await stores.organizations.get(organizationId) : undefined;
+      if (!org) throw notFound("Organization", organizationId);
+      const grant = grantFor(principal, organizationId);
+      if (!grant) {
+        throw new ApiError("forbidden", `This credential has no grant on organization '${organizationId}'.`, {
+          suggestion: "Call {{organizations.list}} to see the organizations this credential can access.",
+        });
+      }
+      if (!holds(grant)) throw forbidden();
+      resolved.organizationId = org.id;
+      return org;
+    },
+    async website(websiteId) {
+      const website = isIdShaped(websiteId) ? await stores.websites.get(websiteId) : undefined;
+      const grant = website && grantFor(principal, website.organizationId);
+      if (!website || !grant || !grantReachesWebsite(grant, website.id)) {
+        throw new ApiError("not_found", `Website '${websiteId}' was not found.`, {
+          suggestion: "Call {{websites.list}} to see the websites this credential can access.",
+        });
+      }
+      if (!holds(grant)) throw forbidden();
+      resolved.organizationId = website.organizationId;
+      resolved.websiteId = website.id;
+      return website;
+    },
+    async apiKey(apiKeyId) {
+      const key = isIdShaped(apiKeyId) ? await stores.apiKeys.get(apiKeyId) : undefined;
+      const grant = key && grantFor(principal, key.organizationId);
+      if (!key || !grant || !holds(grant)) throw notFound("API key", apiKeyId);
+      resolved.organizationId = key.organizationId;
+      return key;
+    },
+  };
+}

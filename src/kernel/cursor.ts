@@ -1,0 +1,43 @@
+import { ApiError } from "./errors.ts";
+
+/** Position after the last item of a page in a newest-first keyset: creation time (ms) and id. */
+export interface KeysetPosition {
+  createdAt: number;
+  id: string;
+}
+
+/** Encodes a keyset position as an opaque cursor string. Clients pass it back unchanged. */
+export function encodeCursor(position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString("base64url");
+}
+
+/** Decodes a cursor from `encodeCursor`; anything else is a `validation` error naming `cursor`. */
+export function decodeCursor(cursor: string): KeysetPosition {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(value) && Number.isSafeInteger(value[0]) && typeof value[1] === "string") {
+      return { createdAt: value[0], id: value[1] };
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw new ApiError("validation", "cursor: not a cursor returned by this list; pass nextCursor unchanged.", {
+    suggestion: "Omit cursor to start from the first page.",
+  });
+}
+
+/** Builds the `{items, nextCursor}` envelope from a page fetched with one extra row. */
+export function page<T extends { id: string }, R>(
+  rows: T[],
+  limit: number,
+  createdAtOf: (row: T) => number,
+  project: (row: T) => R,
+): { items: R[]; nextCursor: string | null } {
+  const more = rows.length > limit;
+  const slice = more ? rows.slice(0, limit) : rows;
+  const last = slice[slice.length - 1];
+  return {
+    items: slice.map(project),
+    nextCursor: more && last ? encodeCursor({ createdAt: createdAtOf(last), id: last.id }) : null,
+  };
+}

@@ -1,0 +1,216 @@
+import { createHash } from "node:crypto";
+import type { Stores } from "../db/stores/index.ts";
+import type { Platform } from "../platform.ts";
+import { type Access, createAccess } from "./access.ts";
+import { grantHolds } from "./capabilities.ts";
+import type { ToolContext, Transport } from "./context.ts";
+import type { Tool } from "./define-tool.ts";
+import { ApiError, toApiError } from "./errors.ts";
+import { newId } from "./ids.ts";
+import type { Principal } from "./principal.ts";
+import { parseInput } from "./validation.ts";
+
+export interface CallOptions {
+  principal: Principal;
+  transport: Transport;
+  requestId: string;
+}
+
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Whether `principal` could call `tool` somewhere (what `tools/list` shows and the 403 check enforces). */
+export function canCall(principal: Principal, tool: Tool): boolean {
+  if (principal.readOnly && !tool.annotations.readOnly) return false;
+  return principal.grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.capability));
+}
+
+/**
+ * The one call pipeline behind REST and MCP: capability → rate limit → input validation → scope →
+ * idempotency → the tool's `prepare`, outside any unit of work, when it has one → handler (mutations in one
+ * transaction with their audit entry) → output projection.
+ * Authentication happens at the boundary, which hands over the principal.
+ */
+export async function callTool(
+  platform: Platform,
+  tool: Tool,
+  rawInput: unknown,
+  call: CallOptions,
+): Promise<unknown> {
+  try {
+    return await run(platform, tool, rawInput, call);
+  } catch (error) {
+    const failure = toApiError(error);
+    if (failure !== error) platform.log.error(`${tool.operationId} failed (${call.requestId})`, error);
+    throw failure;
+  }
+}
+
+async function run(platform: Platform, tool: Tool, rawInput: unknown, call: CallOptions): Promise<unknown> {
+  const { principal } = call;
+  if (!canCall(principal, tool)) {
+    throw new ApiError("forbidden", `This credential's role does not include ${tool.capability}.`, {
+      suggestion: "Use a key whose role covers this operation, or ask an organization admin for one.",
+    });
+  }
+  const bucket = await platform.db.rateLimiter.take(
+    `${principal.bucketKey}:${tool.cost}`,
+    platform.config.rateLimits[tool.cost],
+    1,
+  );
+  if (!bucket.allowed) {
+    throw new ApiError("rate_limited", `Rate limit reached for ${tool.cost} operations of this credential.`, {
+      retryAfterSeconds: bucket.retryAfterSeconds,
+      headers: { "Retry-After": String(bucket.retryAfterSeconds) },
+      suggestion: `Retry after ${bucket.retryAfterSeconds} second(s).`,
+    });
+  }
+  const input = parseInput(tool.input, rawInput ?? {}) as Record<string, unknown>;
+  const now = Date.now();
+  let prepared: unknown;
+  const context = (stores: Stores, access: Access): ToolContext<unknown> => ({
+    principal,
+    stores,
+    access,
+    platform,
+    requestId: call.requestId,
+    transport: call.transport,
+    now,
+    prepared,
+  });
+  const scoped = async (stores: Stores) => {
+    const access = createAccess(principal, tool.capability, stores);
+    const scopeBy = tool.scopeBy ?? ["websiteId", "organizationId"];
+    if (scopeBy.includes("websiteId") && typeof input.websiteId === "string")
+      await access.website(input.websiteId);
+    if (scopeBy.includes("organizationId") && typeof input.organizationId === "string") {
+      await access.organization(input.organizationId);
+    }
+    return access;
+  };
+
+  let resolved: Access["resolved"] = {};
+  // A tool's slow part (a build) runs with no unit of work open, after its own short scope check; the handler's
+  // unit of work below scope-checks again (the website may have gone meanwhile).
+  const prepare = async (): Promise<void> => {
+    if (!tool.prepare) return;
+    const access = await platform.db.read(scoped);
+    resolved = access.resolved;
+    prepared = await tool.prepare(input, {
+      principal,
+      platform,
+      requestId: call.requestId,
+      transport: call.transport,
+      now,
+      resolved: { ...access.resolved },
+      read: (work) => platform.db.read(work),
+    });
+  };
+
+  if (tool.annotations.readOnly) {
+    await prepare();
+    const output = await platform.db.read(async (stores) =>
+      tool.handler(input, context(stores, await scoped(stores))),
+    );
+    return tool.output.parse(output);
+  }
+
+  const idempotency =
+    typeof input.idempotencyKey === "string"
+      ? await claimIdempotency(platform, tool, input, call)
+      : undefined;
+  if (idempotency?.replay) return idempotency.response;
+  try {
+    await prepare();
+    return await platform.db.transaction(async (stores) => {
+      const access = await scoped(stores);
+      resolved = access.resolved;
+      const output = tool.output.parse(await tool.handler(input, context(stores, access)));
+      await stores.audit.append(auditEntry(tool, call, now, access.resolved, input, output, "success"));
+      if (idempotency) await stores.idempotency.complete(idempotency.key, output);
+      return output;
+    });
+  } catch (error) {
+    const failure = toApiError(error);
+    if (idempotency) await platform.db.transaction((stores) => stores.idempotency.release(idempotency.key));
+    if (resolved.organizationId) {
+      const entry = auditEntry(tool, call, now, resolved, input, undefined, failure.kind);
+      await platform.db.transaction((stores) => stores.audit.append(entry)).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+function auditEntry(
+  tool: Tool,
+  call: CallOptions,
+  at: number,
+  resolved: Access["resolved"],
+  input: Record<string, unknown>,
+  output: unknown,
+  outcome: string,
+) {
+  const defaultTarget = {
+    type: tool.operationId.split(".").slice(0, -1).join("."),
+    id: (output as { id?: string } | undefined)?.id ?? firstPathParam(tool, input),
+  };
+  const target =
+    output && tool.auditTarget ? tool.auditTarget(input, output as Record<string, unknown>) : defaultTarget;
+  const organizationId =
+    resolved.organizationId ?? (output as { organizationId?: string } | undefined)?.organizationId;
+  return {
+    id: newId(),
+    organizationId: organizationId ?? call.principal.grants[0]?.organizationId ?? "",
+    at,
+    actorType: call.principal.type,
+    actorId: call.principal.id,
+    actorLabel: call.principal.label,
+    operationId: tool.operationId,
+    transport: call.transport,
+    requestId: call.requestId,
+    websiteId: resolved.websiteId ?? (target.type === "websites" ? target.id : undefined) ?? null,
+    targetType: target.type,
+    targetId: target.id ?? null,
+    outcome,
+  };
+}
+
+function firstPathParam(tool: Tool, input: Record<string, unknown>): string | undefined {
+  const name = /\{(\w+)\}/.exec(tool.http.path)?.[1];
+  const value = name ? input[name] : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
+async function claimIdempotency(
+  platform: Platform,
+  tool: Tool,
+  input: Record<string, unknown>,
+  call: CallOptions,
+) {
+  const owner = typeof input.organizationId === "string" ? input.organizationId : call.principal.id;
+  const key = `${owner}:${tool.operationId}:${input.idempotencyKey}`;
+  const requestHash = createHash("sha256").update(stableJson(input)).digest("hex");
+  const claim = await platform.db.transaction((stores) =>
+    stores.idempotency.claim(key, requestHash, Date.now(), IDEMPOTENCY_TTL_MS),
+  );
+  if (claim.state === "claimed") return { key, replay: false as const };
+  if (claim.requestHash !== requestHash) {
+    throw new ApiError("conflict", "idempotencyKey: already used with different parameters.", {
+      suggestion: "Use a new idempotencyKey for a different request.",
+    });
+  }
+  if (claim.state === "in_flight") {
+    throw new ApiError("conflict", "idempotencyKey: a request with this key is still in progress.", {
+      suggestion: "Wait for the first request to finish, then retry to receive its result.",
+    });
+  }
+  return { key, replay: true as const, response: claim.response };
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

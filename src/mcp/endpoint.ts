@@ -1,0 +1,103 @@
+import {
+  createMcpHandler,
+  isJsonContentType,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import { authenticate } from "../auth/authenticate.ts";
+import { ApiError, toApiError } from "../kernel/errors.ts";
+import type { Platform } from "../platform.ts";
+import { errorResponse, readBodyText } from "../rest/http.ts";
+import { fastToolsCall } from "./fast-call.ts";
+import { type CallerInfo, mcpServerFactory, toolCaller } from "./server-factory.ts";
+
+/**
+ * The MCP endpoint (Streamable HTTP, stateless, any node answers any request). The body is read and parsed
+ * once at the edge. A well-formed 2025-era `tools/call` is answered directly (see fast-call.ts); other
+ * 2025-era requests are served by a stateless transport that answers with plain JSON; everything else (the 2026-07-28 per-request envelope, and anything malformed, which the SDK
+ * answers with the protocol's own errors) goes to the SDK's serving entry, from the same server factory.
+ */
+export function createMcpEndpoint(platform: Platform, version: string, options: { fastPath?: boolean } = {}) {
+  const serverFor = mcpServerFactory(platform, version);
+  const call = toolCaller(platform);
+  const callerOf = (authInfo: { extra?: Record<string, unknown> } | undefined) =>
+    authInfo?.extra as unknown as CallerInfo;
+  const entry = createMcpHandler(({ authInfo }) => serverFor(callerOf(authInfo)), {
+    legacy: "stateless",
+    onerror: (error) => platform.log.error("mcp", error.message),
+  });
+  const nameOperation = (id: string) => platform.registry.nameFor("mcp", id);
+
+  async function serveLegacy(request: Request, body: unknown, caller: CallerInfo, authInfo: object) {
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await serverFor(caller).connect(transport);
+    return transport.handleRequest(request, { parsedBody: body, authInfo: authInfo as never });
+  }
+
+  return async (request: Request, ip: string, requestId: string): Promise<Response> => {
+    try {
+      checkOrigin(platform, request);
+      if (request.method !== "POST") {
+        throw new ApiError(
+          "validation",
+          `${request.method} is not supported: this endpoint is stateless and opens no streams; send JSON-RPC with POST.`,
+          { status: 405, headers: { Allow: "POST" } },
+        );
+      }
+      const principal = await authenticate(platform, request, ip);
+      const caller: CallerInfo = { principal, requestId };
+      const authInfo = {
+        token: "",
+        clientId: principal.id,
+        scopes: [],
+        extra: caller as unknown as Record<string, unknown>,
+      };
+      const text = await readBodyText(request, platform.config.maxBodyBytes);
+      const body = parseJson(text);
+      if (body === undefined || !isJsonContentType(request.headers.get("content-type"))) {
+        const raw = new Request(request.url, { method: "POST", headers: request.headers, body: text });
+        return await entry.fetch(raw, { authInfo });
+      }
+      if (await isLegacyRequest(request, body)) {
+        const fast =
+          options.fastPath !== false &&
+          fastToolsCall(request, body, (name, args) => call(name, args, caller));
+        return await (fast || serveLegacy(request, body, caller, authInfo));
+      }
+      return await entry.fetch(request, { authInfo, parsedBody: body });
+    } catch (error) {
+      const failure = toApiError(error);
+      const response = errorResponse(failure, nameOperation);
+      if (failure.kind === "unauthorized")
+        response.headers.set("WWW-Authenticate", 'Bearer realm="sitewright"');
+      return response;
+    }
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Browsers send Origin; only the app's own origin and configured ones may call (DNS-rebinding defence). */
+function checkOrigin(platform: Platform, request: Request): void {
+  const origin = request.headers.get("origin");
+  if (!origin) return;
+  const allowed = [
+    new URL(platform.config.appUrl).origin,
+    new URL(platform.config.baseUrl).origin,
+    ...platform.config.allowedOrigins,
+  ];
+  if (!allowed.includes(origin)) {
+    throw new ApiError("forbidden", `Origin '${origin}' may not call this endpoint.`, {
+      suggestion: "Call from a server-side client, or add the origin to SITEWRIGHT_ALLOWED_ORIGINS.",
+    });
+  }
+}

@@ -1,0 +1,83 @@
+import { tools } from "../tools/index.ts";
+import { type BlobStore, createBlobStore } from "./blobs/index.ts";
+import type { Database } from "./db/database.ts";
+import { createRegistry, type Registry } from "./kernel/registry.ts";
+import type { BillingProvider } from "./services/billing/provider.ts";
+
+/** Where the platform is reached and what it trusts. */
+export interface PlatformConfig {
+  /** Public API root including `/v1`, e.g. `http://localhost:8787/v1`. */
+  baseUrl: string;
+  /** Dashboard host, e.g. `http://localhost:8787`. */
+  appUrl: string;
+  /** Parent domain of hosted websites: `<slug>.<sitesDomain>`. */
+  sitesDomain: string;
+  /** Browser origins allowed to call `/mcp` besides the app's own; others get 403. */
+  allowedOrigins: readonly string[];
+  /** Trust `X-Forwarded-For` for the client IP (behind a proxy). */
+  trustProxy: boolean;
+  /** Largest JSON request body in bytes; larger ones get 413. */
+  maxBodyBytes: number;
+  /** Token bucket of authentication failures per client IP. */
+  authFailureBucket: { capacity: number; refillPerSecond: number };
+  /** Token buckets per credential and cost bucket (the spec's: standard 2000 burst + 100/s, expensive 200 + 20/s). */
+  rateLimits: Record<"standard" | "expensive", { capacity: number; refillPerSecond: number }>;
+}
+
+export interface Logger {
+  info(message: string, ...details: unknown[]): void;
+  error(message: string, ...details: unknown[]): void;
+}
+
+/** Everything a request needs, built once per process. */
+export interface Platform {
+  db: Database;
+  /** Content-addressed bytes of published files and assets. */
+  blobs: BlobStore;
+  registry: Registry;
+  config: PlatformConfig;
+  billing: BillingProvider;
+  log: Logger;
+}
+
+export const defaultConfig = (port = 8787): PlatformConfig => ({
+  baseUrl: `http://localhost:${port}/v1`,
+  appUrl: `http://localhost:${port}`,
+  sitesDomain: "localhost",
+  allowedOrigins: [],
+  trustProxy: false,
+  maxBodyBytes: 8 * 1024 * 1024,
+  authFailureBucket: { capacity: 20, refillPerSecond: 0.2 },
+  rateLimits: {
+    standard: { capacity: 2000, refillPerSecond: 100 },
+    expensive: { capacity: 200, refillPerSecond: 20 },
+  },
+});
+
+export interface PlatformOptions {
+  db: Database;
+  blobs?: BlobStore;
+  /** Folder for local state (blobs default to `<dataDir>/blobs`, or SITEWRIGHT_BLOB_ROOT). */
+  dataDir?: string;
+  config?: Partial<PlatformConfig>;
+  billing?: BillingProvider;
+  log?: Logger;
+}
+
+export async function createPlatform(options: PlatformOptions): Promise<Platform> {
+  const config = { ...defaultConfig(), ...options.config };
+  const { localBillingProvider } = await import("./services/billing/local-provider.ts");
+  return {
+    db: options.db,
+    blobs:
+      options.blobs ??
+      createBlobStore({
+        blobRoot: process.env.SITEWRIGHT_BLOB_ROOT,
+        dataDir: options.dataDir ?? ".sitewright",
+      }),
+    registry: createRegistry(tools),
+    config,
+    billing: options.billing ?? localBillingProvider({ appUrl: config.appUrl }),
+    log: options.log ?? { info: console.log, error: console.error },
+  };
+}

@@ -1,0 +1,93 @@
+import { ApiError, type ErrorBody } from "../kernel/errors.ts";
+import type { JsonSchema } from "../kernel/json-schema.ts";
+
+/** A JSON response with the API's headers. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+/** Projects an ApiError as the spec's status + error body. */
+export function errorResponse(error: ApiError, nameOperation?: (id: string) => string): Response {
+  const body: ErrorBody = error.toBody(nameOperation);
+  return json(body, error.status, error.options.headers);
+}
+
+/** Reads a body as text with a size cap: 413 (with the error body) past the cap. */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const reader = request.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Reads a JSON object body with a size cap: 413 past the cap, 400 for invalid JSON or a non-object. */
+export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request, maxBytes);
+  if (text.trim() === "") return {};
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new ApiError("validation", "Request body: must be sent as application/json.", {
+      suggestion: "Set 'Content-Type: application/json'.",
+    });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError("validation", "Request body: is not valid JSON.");
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    throw new ApiError("validation", "Request body: must be a JSON object.");
+  }
+  return value as Record<string, unknown>;
+}
+
+function tooLarge(maxBytes: number) {
+  return new ApiError("validation", `Request body: larger than the ${maxBytes}-byte limit.`, { status: 413 });
+}
+
+/** Query parameters typed by the input schema: numbers, booleans and arrays are coerced; the rest stay strings. */
+export function queryInput(params: URLSearchParams, schema: JsonSchema): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const name of new Set(params.keys())) {
+    const property = schema.properties?.[name];
+    const values = params.getAll(name);
+    input[name] = property ? coerce(values, property) : values[values.length - 1];
+  }
+  return input;
+}
+
+function coerce(values: string[], schema: JsonSchema): unknown {
+  const types = [
+    schema.type,
+    ...((schema.anyOf as JsonSchema[] | undefined)?.map((s) => s.type) ?? []),
+  ].flat();
+  if (types.includes("array")) {
+    return values.flatMap((v) => v.split(",")).map((v) => coerce([v], (schema.items as JsonSchema) ?? {}));
+  }
+  const value = values[values.length - 1]!;
+  if (
+    (types.includes("integer") || types.includes("number")) &&
+    /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value)
+  ) {
+    return Number(value);
+  }
+  if (types.includes("boolean") && (value === "true" || value === "false")) return value === "true";
+  return value;
+}

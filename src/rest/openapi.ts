@@ -1,0 +1,120 @@
+import type { Tool } from "../kernel/define-tool.ts";
+import { errorStatus } from "../kernel/errors.ts";
+import { type JsonSchema, jsonSchemasOf, pathParamsOf } from "../kernel/json-schema.ts";
+import type { Platform } from "../platform.ts";
+
+const errorSchema: JsonSchema = {
+  type: "object",
+  required: ["kind", "message"],
+  properties: {
+    kind: { type: "string", enum: Object.keys(errorStatus), description: "Stable category; branch on it." },
+    message: { type: "string", description: "Human-readable; wording may change." },
+    suggestion: { type: "string", description: "Next step, often naming the operation to call." },
+    validValues: { type: "array", items: {}, description: "Accepted values of a closed-set field." },
+    retryAfterSeconds: { type: "number", description: "On rate limits; mirrors Retry-After." },
+    details: { type: "array", items: {}, description: "Structured details, such as build diagnostics." },
+  },
+};
+
+const errorResponses = {
+  "400": "Validation failed; the message names the first invalid field.",
+  "401": "Missing, malformed, expired or revoked key, or a browser session cookie.",
+  "403": "The key's role lacks the operation's capability, or no grant on the organization.",
+  "404": "Not found, or outside the key's scope.",
+  "409": "Conflict: duplicate, cap reached, or an idempotency key in use.",
+  "413": "Request body too large.",
+  "429": "Rate limited; retry after Retry-After seconds.",
+  "500": "Service failure; retry with backoff.",
+};
+
+/** Splits a tool's input schema into path parameters, query parameters (GET) and a JSON body (others). */
+export function restShapeOf(tool: Tool) {
+  const { input } = jsonSchemasOf(tool);
+  const properties = input.properties ?? {};
+  const required = new Set(input.required ?? []);
+  const pathNames = pathParamsOf(tool.http.path);
+  const param = (name: string, where: "path" | "query") => ({
+    name,
+    in: where,
+    required: where === "path" || required.has(name),
+    ...(properties[name]?.description ? { description: properties[name].description } : {}),
+    schema: properties[name] ?? {},
+  });
+  const rest = Object.keys(properties).filter((name) => !pathNames.includes(name));
+  const parameters = [
+    ...pathNames.map((name) => param(name, "path")),
+    ...(tool.http.method === "GET" ? rest.map((name) => param(name, "query")) : []),
+  ];
+  const { properties: _p, required: _r, ...schemaRest } = input;
+  const body: JsonSchema | undefined =
+    tool.http.method === "GET"
+      ? undefined
+      : {
+          ...schemaRest,
+          properties: Object.fromEntries(rest.map((name) => [name, properties[name]!])),
+          ...(input.required ? { required: input.required.filter((name) => !pathNames.includes(name)) } : {}),
+        };
+  return { parameters, body };
+}
+
+function operationOf(tool: Tool) {
+  const { parameters, body } = restShapeOf(tool);
+  const { output } = jsonSchemasOf(tool);
+  return {
+    operationId: tool.operationId,
+    tags: [tool.group],
+    summary: tool.title,
+    description: tool.description,
+    ...(parameters.length ? { parameters } : {}),
+    ...(body ? { requestBody: { required: true, content: { "application/json": { schema: body } } } } : {}),
+    responses: {
+      "200": { description: "Success.", content: { "application/json": { schema: output } } },
+      ...Object.fromEntries(
+        Object.keys(errorResponses).map((status) => [status, { $ref: `#/components/responses/E${status}` }]),
+      ),
+    },
+    "x-service-required-capability": tool.capability,
+    "x-service-read-only": tool.annotations.readOnly,
+    "x-service-destructive": tool.annotations.destructive,
+    "x-service-idempotent": tool.annotations.idempotent,
+    "x-service-open-world": tool.annotations.openWorld,
+    "x-service-cost": tool.cost,
+    ...(tool.mcp === false ? {} : { "x-mcp-tool-name": tool.mcpName }),
+  };
+}
+
+/** The OpenAPI 3.1.0 description of `/v1`, derived from the registry. */
+export function openApiDocument(platform: Platform) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const tool of platform.registry.tools) {
+    paths[tool.http.path] ??= {};
+    paths[tool.http.path]![tool.http.method.toLowerCase()] = operationOf(tool);
+  }
+  const tags = [...new Set(platform.registry.tools.map((tool) => tool.group))].map((name) => ({ name }));
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Sitewright API",
+      version: "1.0.0",
+      description:
+        "Create, edit, publish and operate websites. Every operation is also an MCP tool at {base_url}/mcp with the same permissions, rate limits and audit trail.",
+    },
+    servers: [{ url: platform.config.baseUrl }],
+    security: [{ bearerAuth: [] }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "An API key." } },
+      schemas: { Error: errorSchema },
+      responses: Object.fromEntries(
+        Object.entries(errorResponses).map(([status, description]) => [
+          `E${status}`,
+          {
+            description,
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+          },
+        ]),
+      ),
+    },
+  };
+}

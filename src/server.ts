@@ -1,0 +1,84 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { H3 } from "h3";
+import { serve } from "srvx";
+import { createHosting, type Hosting, type HostingOptions } from "./hosting/index.ts";
+import { ApiError, toApiError } from "./kernel/errors.ts";
+import { createMcpEndpoint } from "./mcp/endpoint.ts";
+import type { Platform } from "./platform.ts";
+import { errorResponse } from "./rest/http.ts";
+import { clientIp, requestIdOf } from "./rest/request-meta.ts";
+import { registerRestRoutes } from "./rest/routes.ts";
+import { version } from "./version.ts";
+
+/**
+ * The HTTP application: published websites and draft previews on their own hosts (`<slug>.<sitesDomain>`,
+ * `preview--<slug>.<sitesDomain>`), and on every other host REST `/v1`, OpenAPI, and MCP at `/v1/mcp`.
+ * `app.fetch(request)` serves in-process.
+ */
+export function createApp(platform: Platform, options: { hosting?: HostingOptions } = {}): H3 {
+  const hosting = createHosting(platform, options.hosting);
+  const app = new H3({
+    onResponse(response, event) {
+      response.headers.set("X-Request-Id", requestIdOf(event));
+    },
+    onError(error, event) {
+      const status = (error as { status?: number }).status;
+      if (hosting.match(event)) return hosting.errorResponse(event, status ?? 500);
+      if (status === 404 || status === 405) {
+        return errorResponse(new ApiError("not_found", "No such resource."));
+      }
+      platform.log.error("unhandled", error);
+      return errorResponse(toApiError(error));
+    },
+  });
+  // Site hosts are answered by hosting before any API route; the API host goes on to the routes below.
+  app.use((event, next) => {
+    const site = hosting.match(event);
+    return site ? hosting.serve(event, site, clientIp(event, platform)) : next();
+  });
+  const mcp = createMcpEndpoint(platform, version);
+  app.all("/v1/mcp", (event) => mcp(event.req, clientIp(event, platform), requestIdOf(event)));
+  registerRestRoutes(app, platform);
+  hostingOf.set(app, hosting);
+  return app;
+}
+
+/** The hosting of each app, for `listen`'s fast path. */
+const hostingOf = new WeakMap<H3, Hosting>();
+
+export interface Listening {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the app on `port` (0 picks a free one) on loopback or `hostname`. GETs and HEADs of live sites are
+ * answered on node:http directly (hosting's fast path, the same replies); everything else goes through srvx to h3.
+ */
+export async function listen(app: H3, port: number, hostname = "127.0.0.1"): Promise<Listening> {
+  const server = serve({
+    fetch: app.fetch,
+    port,
+    hostname,
+    silent: true,
+    gracefulShutdown: false,
+    manual: true,
+  });
+  const hosting = hostingOf.get(app);
+  const node = server.node;
+  if (hosting && node?.server) {
+    const handler = node.handler as (req: IncomingMessage, res: ServerResponse) => void;
+    node.server.removeAllListeners("request");
+    node.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      if (!hosting.serveNode(req, res)) handler(req, res);
+    });
+  }
+  await server.serve();
+  const actual = Number(new URL(server.url!).port);
+  return {
+    url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${actual}`,
+    port: actual,
+    close: () => server.close(true),
+  };
+}

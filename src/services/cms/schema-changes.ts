@@ -1,0 +1,202 @@
+// Collections and fields: caps, slugs, references, field settings.
+import type { CmsFieldRecord } from "../../db/stores/cms.ts";
+import type { Stores } from "../../db/stores/index.ts";
+import { ApiError } from "../../kernel/errors.ts";
+import { isIdShaped, newId } from "../../kernel/ids.ts";
+import {
+  checkValue,
+  type FieldOptions,
+  type FieldValidations,
+  isEmpty,
+  MAX_COLLECTIONS,
+  MAX_FIELDS,
+  optionsOf,
+  RESERVED_KEYS,
+} from "./fields.ts";
+import { type FieldSpec, insertOrConflict } from "./records.ts";
+
+export async function assertCollectionCapacity(stores: Stores, websiteId: string): Promise<void> {
+  const count = await stores.cms.countCollections(websiteId);
+  if (count >= MAX_COLLECTIONS) {
+    throw new ApiError(
+      "conflict",
+      `This website already has ${count} collections; a website holds at most ${MAX_COLLECTIONS}.`,
+      { suggestion: "Delete a collection you no longer need with {{cms.collections.delete}}." },
+    );
+  }
+}
+
+export async function assertCollectionSlug(
+  stores: Stores,
+  websiteId: string,
+  slug: string,
+  exceptId?: string,
+): Promise<void> {
+  const existing = await stores.cms.getCollectionBySlug(websiteId, slug);
+  if (existing && existing.id !== exceptId) {
+    throw new ApiError("conflict", `slug: this website already has a collection with slug '${slug}'.`, {
+      suggestion: "Choose another slug, or update the existing collection with {{cms.collections.update}}.",
+    });
+  }
+}
+
+/** Fields of other collections of the website whose references point at `collectionId`. */
+export async function referencingFields(stores: Stores, websiteId: string, collectionId: string) {
+  const all = await stores.cms.listWebsiteFields(websiteId);
+  return all.filter(
+    (field) =>
+      field.collectionId !== collectionId &&
+      (field.type === "reference" || field.type === "references") &&
+      optionsOf(field).collectionId === collectionId,
+  );
+}
+
+// ── Fields ────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Checks a field definition (settings fit its type; a reference targets a collection of the same website). */
+export async function buildFieldSettings(
+  stores: Stores,
+  websiteId: string,
+  spec: FieldSpec,
+  prefix: string,
+): Promise<{ validations: FieldValidations; options: FieldOptions; defaultValue: unknown }> {
+  const bad = (name: string, message: string, validValues?: readonly unknown[]) =>
+    new ApiError("validation", `${prefix}${name}: ${message}.`, validValues ? { validValues } : {});
+  if ((RESERVED_KEYS as readonly string[]).includes(spec.key)) {
+    throw bad(
+      "key",
+      `'${spec.key}' is reserved (every item has its own ${RESERVED_KEYS.join(", ")}); choose another key`,
+    );
+  }
+  const type = spec.type;
+  const validations: FieldValidations = { ...spec.validations };
+  const lengthTypes = new Set(["text", "longText", "richText", "url", "videoUrl"]);
+  if ((validations.minLength !== undefined || validations.maxLength !== undefined) && !lengthTypes.has(type))
+    throw bad(
+      "validations",
+      `minLength and maxLength apply to text, longText, richText and url fields, not ${type}`,
+    );
+  if ((validations.min !== undefined || validations.max !== undefined) && type !== "number")
+    throw bad("validations", `min and max apply to number fields, not ${type}`);
+  if (validations.pattern !== undefined) {
+    if (!lengthTypes.has(type)) throw bad("validations.pattern", `applies to text fields, not ${type}`);
+    try {
+      new RegExp(validations.pattern, "u");
+    } catch {
+      throw bad("validations.pattern", "is not a valid regular expression");
+    }
+  }
+  if (
+    validations.minLength !== undefined &&
+    validations.maxLength !== undefined &&
+    validations.minLength > validations.maxLength
+  )
+    throw bad("validations", "minLength must not exceed maxLength");
+  if (validations.min !== undefined && validations.max !== undefined && validations.min > validations.max)
+    throw bad("validations", "min must not exceed max");
+
+  const options: FieldOptions = {};
+  if (type === "option" || type === "multiOption") {
+    if (!spec.validValues?.length)
+      throw bad("validValues", `is required for ${type} fields (the closed set)`);
+    if (new Set(spec.validValues).size !== spec.validValues.length)
+      throw bad("validValues", "must not repeat");
+    options.validValues = spec.validValues;
+  } else if (spec.validValues !== undefined) {
+    throw bad("validValues", `applies to option and multiOption fields only, not ${type}`);
+  }
+  if (type === "reference" || type === "references") {
+    if (!spec.referenceCollectionId)
+      throw bad("referenceCollectionId", `is required for ${type} fields (the referenced collection)`);
+    const target = isIdShaped(spec.referenceCollectionId)
+      ? await stores.cms.getCollection(spec.referenceCollectionId)
+      : undefined;
+    if (!target || target.websiteId !== websiteId) {
+      throw bad("referenceCollectionId", "must be a collection of the same website", [
+        ...(await stores.cms.listCollections(websiteId)).map((c) => c.id),
+      ]);
+    }
+    options.collectionId = spec.referenceCollectionId;
+  } else if (spec.referenceCollectionId !== undefined) {
+    throw bad("referenceCollectionId", `applies to reference and references fields only, not ${type}`);
+  }
+  if (type === "number") options.integer = spec.integer ?? false;
+  else if (spec.integer !== undefined) throw bad("integer", `applies to number fields only, not ${type}`);
+
+  let defaultValue: unknown = null;
+  if (!isEmpty(spec.defaultValue)) {
+    if (type === "reference" || type === "references" || spec.unique)
+      throw bad("defaultValue", "reference and unique fields take no default");
+    const probe = { key: spec.key, type, validations, options } as CmsFieldRecord;
+    try {
+      defaultValue = checkValue(probe, spec.defaultValue);
+    } catch (error) {
+      if (error instanceof ApiError)
+        throw bad("defaultValue", error.message.replace(/^values\.[^:]+: /, "").replace(/\.$/, ""));
+      throw error;
+    }
+  }
+  return { validations, options, defaultValue };
+}
+
+export async function assertFieldCapacity(
+  stores: Stores,
+  collectionId: string,
+  adding: number,
+): Promise<void> {
+  const count = await stores.cms.countFields(collectionId);
+  if (count + adding > MAX_FIELDS) {
+    throw new ApiError(
+      "conflict",
+      `This collection has ${count} fields; a collection holds at most ${MAX_FIELDS}.`,
+      { suggestion: "Delete a field you no longer need with {{cms.fields.delete}}." },
+    );
+  }
+}
+
+export async function insertField(
+  stores: Stores,
+  websiteId: string,
+  collectionId: string,
+  spec: FieldSpec,
+  position: number,
+  now: number,
+  prefix = "",
+): Promise<CmsFieldRecord> {
+  const settings = await buildFieldSettings(stores, websiteId, spec, prefix);
+  const existing = await stores.cms.listFields(collectionId);
+  if (existing.some((field) => field.key === spec.key)) {
+    throw new ApiError("conflict", `${prefix}key: this collection already has a field '${spec.key}'.`, {
+      suggestion: "Choose another key, or change the existing field with {{cms.fields.update}}.",
+    });
+  }
+  const record: CmsFieldRecord = {
+    id: newId(),
+    collectionId,
+    key: spec.key,
+    name: spec.name,
+    helpText: spec.helpText ?? "",
+    type: spec.type,
+    required: spec.required ?? false,
+    unique: spec.unique ?? false,
+    defaultValue: settings.defaultValue,
+    validations: settings.validations,
+    options: settings.options,
+    position,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertOrConflict(
+    stores.cms.insertField(record),
+    `${prefix}key: another call added a field '${spec.key}' to this collection meanwhile.`,
+  );
+  return record;
+}
+
+// ── Items ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Validates draft values for an item of `collection`: types and required (checkValues), then references (items
+ * of the referenced collection, hence of the same website) and unique fields (among the collection's other items'
+ * draft values).
+ */

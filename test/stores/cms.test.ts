@@ -1,0 +1,144 @@
+import { expect, it } from "vitest";
+import {
+  type CmsCollectionRecord,
+  type CmsFieldRecord,
+  type CmsItemRecord,
+  isUniqueViolation,
+} from "../../src/db/stores/cms.ts";
+import { describeStores, hexId } from "./fixtures.ts";
+
+const collection = (
+  websiteId: string,
+  overrides: Partial<CmsCollectionRecord> = {},
+): CmsCollectionRecord => ({
+  id: hexId(),
+  websiteId,
+  slug: `c-${hexId()}`,
+  name: "Blog",
+  description: "",
+  createdAt: 1_000,
+  updatedAt: 1_000,
+  ...overrides,
+});
+
+const field = (collectionId: string, overrides: Partial<CmsFieldRecord> = {}): CmsFieldRecord => ({
+  id: hexId(),
+  collectionId,
+  key: "title",
+  name: "Title",
+  helpText: "",
+  type: "text",
+  required: true,
+  unique: false,
+  defaultValue: null,
+  validations: { maxLength: 10 },
+  options: {},
+  position: 0,
+  createdAt: 1_000,
+  updatedAt: 1_000,
+  ...overrides,
+});
+
+const item = (c: CmsCollectionRecord, overrides: Partial<CmsItemRecord> = {}): CmsItemRecord => ({
+  id: hexId(),
+  collectionId: c.id,
+  websiteId: c.websiteId,
+  slug: `i-${hexId()}`,
+  draftValues: { title: "Hello", n: 1.5, tags: ["a", "b"], nested: { ok: true } },
+  publishedValues: null,
+  status: "draft",
+  version: 1,
+  archived: false,
+  position: 0,
+  createdAt: 1_000,
+  updatedAt: 1_000,
+  publishedAt: null,
+  ...overrides,
+});
+
+describeStores("cms store", (ctx) => {
+  it("stores collections with a slug unique per website", async () => {
+    const a = collection("site-a", { slug: "blog" });
+    await ctx.db.transaction((s) => s.cms.insertCollection(a));
+    await ctx.db.transaction((s) => s.cms.insertCollection(collection("site-b", { slug: "blog" })));
+    await expect(
+      ctx.db.transaction((s) => s.cms.insertCollection(collection("site-a", { slug: "blog" }))),
+    ).rejects.toThrow();
+    expect(await ctx.db.read((s) => s.cms.getCollection(a.id))).toStrictEqual(a);
+    expect(await ctx.db.read((s) => s.cms.getCollectionBySlug("site-a", "blog"))).toStrictEqual(a);
+    expect(await ctx.db.read((s) => s.cms.countCollections("site-a"))).toBe(1);
+    await ctx.db.transaction((s) => s.cms.updateCollection(a.id, { name: "News", updatedAt: 2_000 }));
+    expect((await ctx.db.read((s) => s.cms.getCollection(a.id)))?.name).toBe("News");
+  });
+
+  it("stores fields with JSON settings, keys unique per collection, in position order", async () => {
+    const c = collection("site");
+    const second = field(c.id, { key: "body", type: "richText", position: 1, options: { x: [1, "two"] } });
+    const first = field(c.id, { position: 0, defaultValue: "Untitled" });
+    await ctx.db.transaction(async (s) => {
+      await s.cms.insertCollection(c);
+      await s.cms.insertField(second);
+      await s.cms.insertField(first);
+    });
+    await expect(
+      ctx.db.transaction((s) => s.cms.insertField(field(c.id, { key: "body" }))),
+    ).rejects.toThrow();
+    expect(await ctx.db.read((s) => s.cms.listFields(c.id))).toStrictEqual([first, second]);
+    expect(await ctx.db.read((s) => s.cms.listWebsiteFields("site"))).toHaveLength(2);
+    expect(await ctx.db.read((s) => s.cms.countFields(c.id))).toBe(2);
+    await ctx.db.transaction((s) => s.cms.deleteField(first.id));
+    expect(await ctx.db.read((s) => s.cms.listFields(c.id))).toStrictEqual([second]);
+  });
+
+  it("stores items with JSON values, unique slugs, versioned updates and published filtering", async () => {
+    const c = collection("site");
+    const a = item(c, { slug: "a", createdAt: 1_000 });
+    const b = item(c, { slug: "b", createdAt: 2_000, status: "published", publishedValues: { title: "B" } });
+    await ctx.db.transaction(async (s) => {
+      await s.cms.insertCollection(c);
+      await s.cms.insertItem(b);
+      await s.cms.insertItem(a);
+    });
+    const clash = await ctx.db.transaction((s) => s.cms.insertItem(item(c, { slug: "a" }))).catch((e) => e);
+    expect(isUniqueViolation(clash)).toBe(true);
+    expect(isUniqueViolation(new Error("other"))).toBe(false);
+    expect(await ctx.db.read((s) => s.cms.getItem(a.id))).toStrictEqual(a);
+    expect(await ctx.db.read((s) => s.cms.getItemBySlug(c.id, "b"))).toStrictEqual(b);
+    expect(await ctx.db.read((s) => s.cms.listItems(c.id))).toStrictEqual([a, b]);
+    expect(await ctx.db.read((s) => s.cms.listItems(c.id, { published: true }))).toStrictEqual([b]);
+    expect(await ctx.db.read((s) => s.cms.slugsWithPrefix(c.id, "a"))).toStrictEqual(["a"]);
+    expect((await ctx.db.read((s) => s.cms.getItems([a.id, b.id, "missing"]))).length).toBe(2);
+
+    const stale = await ctx.db.transaction((s) =>
+      s.cms.updateItem(a.id, { draftValues: { title: "X" }, updatedAt: 3_000 }, 7),
+    );
+    expect(stale).toBeUndefined();
+    const updated = await ctx.db.transaction((s) =>
+      s.cms.updateItem(a.id, { draftValues: { title: "X" }, updatedAt: 3_000 }, 1),
+    );
+    expect(updated).toStrictEqual({ ...a, draftValues: { title: "X" }, updatedAt: 3_000, version: 2 });
+    expect(await ctx.db.transaction((s) => s.cms.deleteItem(a.id))).toBe(true);
+    expect(await ctx.db.transaction((s) => s.cms.deleteItem(a.id))).toBe(false);
+    expect(await ctx.db.read((s) => s.cms.countItems(c.id))).toBe(1);
+  });
+
+  it("deletes a collection with its fields and items, and a website's whole CMS", async () => {
+    const c = collection("site");
+    const other = collection("other");
+    await ctx.db.transaction(async (s) => {
+      await s.cms.insertCollection(c);
+      await s.cms.insertCollection(other);
+      await s.cms.insertField(field(c.id));
+      await s.cms.insertItem(item(c));
+      await s.cms.insertField(field(other.id));
+      await s.cms.insertItem(item(other));
+    });
+    await ctx.db.transaction((s) => s.cms.deleteCollection(c.id));
+    expect(await ctx.db.read((s) => s.cms.getCollection(c.id))).toBeUndefined();
+    expect(await ctx.db.read((s) => s.cms.countFields(c.id))).toBe(0);
+    expect(await ctx.db.read((s) => s.cms.countItems(c.id))).toBe(0);
+    await ctx.db.transaction((s) => s.cms.deleteWebsite("other"));
+    expect(await ctx.db.read((s) => s.cms.listCollections("other"))).toStrictEqual([]);
+    expect(await ctx.db.read((s) => s.cms.countItems(other.id))).toBe(0);
+  });
+});

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { type Database, type OpenOptions, openDatabase } from "../../src/db/database.ts";
+import { newId } from "../../src/kernel/ids.ts";
+
+export type Dialect = "sqlite" | "pg";
+
+export interface TestDatabase {
+  db: Database;
+  url: string;
+  /** A temporary folder of this database's test, removed on dispose (blobs and other files go here). */
+  dir: string;
+  /** Closes the handle and removes the database. */
+  dispose(): Promise<void>;
+}
+
+const pgUrl = inject("pgUrl");
+
+/** Dialects to run a suite on: SQLite always; PostgreSQL when reachable (CI makes it mandatory). */
+export const dialects: { name: Dialect; available: boolean }[] = [
+  { name: "sqlite", available: true },
+  { name: "pg", available: pgUrl !== null },
+];
+
+/** A fresh, migrated database: a SQLite file in a temp dir, or a new PostgreSQL database. */
+export async function openTestDatabase(
+  dialect: Dialect,
+  options: Partial<OpenOptions> = {},
+): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), "sitewright-test-"));
+  if (dialect === "sqlite") {
+    const url = join(dir, "test.db");
+    const db = await openDatabase({ ...options, url });
+    return {
+      db,
+      url,
+      dir,
+      dispose: async () => {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  if (!pgUrl) throw new Error("PostgreSQL is not available");
+  const name = `sw_test_${newId()
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "")}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ ...options, url: url.toString() });
+  return {
+    db,
+    url: url.toString(),
+    dir,
+    dispose: async () => {
+      await db.close();
+      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function adminQuery(sql: string) {
+  const client = new pg.Client({ connectionString: pgUrl! });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}

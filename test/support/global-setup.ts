@@ -1,0 +1,34 @@
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    pgUrl: string | null;
+  }
+}
+
+/** The PostgreSQL server tests create their databases on (trust auth). */
+export const PG_ADMIN_URL = process.env.SITEWRIGHT_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/**
+ * Probes PostgreSQL once. Without it, PostgreSQL suites skip locally; under CI=true an unreachable
+ * PostgreSQL fails the run instead.
+ */
+export default async function setup(project: TestProject) {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    project.provide("pgUrl", PG_ADMIN_URL);
+  } catch (error) {
+    if (process.env.CI === "true") {
+      throw new Error(
+        `PostgreSQL at ${PG_ADMIN_URL} is unreachable, and CI requires it: ${(error as Error).message}`,
+      );
+    }
+    console.warn(`PostgreSQL unreachable at ${PG_ADMIN_URL}: PostgreSQL suites are skipped on this machine.`);
+    project.provide("pgUrl", null);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,98 @@
+import { join } from "node:path";
+import type { H3 } from "h3";
+import { fsBlobStore } from "../../src/blobs/index.ts";
+import { callTool } from "../../src/kernel/pipeline.ts";
+import type { Principal } from "../../src/kernel/principal.ts";
+import { createPlatform, type Platform, type PlatformConfig } from "../../src/platform.ts";
+import { createApp } from "../../src/server.ts";
+import type { BillingProvider } from "../../src/services/billing/provider.ts";
+import {
+  createOrganizationWithOwner,
+  ensureLocalOwner,
+  type LocalOwner,
+  ownerOf,
+} from "../../src/services/organizations/bootstrap.ts";
+import { type Dialect, openTestDatabase } from "./databases.ts";
+
+export interface CreatedKey {
+  id: string;
+  plaintextKey: string;
+  organizationId: string;
+  access: unknown;
+}
+
+export interface TestPlatform {
+  platform: Platform;
+  app: H3;
+  local: LocalOwner;
+  /** The database's URL (a SQLite file path, or a PostgreSQL URL). */
+  databaseUrl: string;
+  /** An organization-wide admin key of the local organization. */
+  adminKey: CreatedKey;
+  /** Runs an operation in-process as `principal` (the owner by default): how tests reach owner-only tools. */
+  call(operationId: string, input: unknown, principal?: Principal): Promise<any>;
+  createKey(
+    access: Record<string, unknown>,
+    options?: { name?: string; organizationId?: string; expiresAt?: string },
+  ): Promise<CreatedKey>;
+  createWebsite(
+    name: string,
+    organizationId?: string,
+  ): Promise<{ id: string; slug: string; organizationId: string }>;
+  /** A second organization with its own owner, for cross-organization tests. */
+  createOrganization(name: string): Promise<LocalOwner>;
+  close(): Promise<void>;
+}
+
+/** A platform on a fresh database of `dialect`, with the local owner and an admin key. */
+export async function createTestPlatform(
+  dialect: Dialect,
+  options: { config?: Partial<PlatformConfig>; now?: () => number; billing?: BillingProvider } = {},
+): Promise<TestPlatform> {
+  const database = await openTestDatabase(dialect, options.now ? { now: options.now } : {});
+  const platform = await createPlatform({
+    db: database.db,
+    blobs: fsBlobStore(join(database.dir, "blobs")),
+    config: options.config,
+    ...(options.billing ? { billing: options.billing } : {}),
+    log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
+  });
+  const local = await ensureLocalOwner(database.db);
+  const call: TestPlatform["call"] = (operationId, input, principal = local.principal) =>
+    callTool(platform, platform.registry.byOperationId(operationId)!, input, {
+      principal,
+      transport: "internal",
+      requestId: "req_test",
+    });
+  const createKey: TestPlatform["createKey"] = (access, opts = {}) =>
+    call("apiKeys.create", {
+      organizationId: opts.organizationId ?? local.organization.id,
+      name: opts.name ?? "test key",
+      access,
+      ...(opts.expiresAt ? { expiresAt: opts.expiresAt } : {}),
+    });
+  const adminKey = await createKey({ kind: "organization", role: "admin" }, { name: "admin" });
+  return {
+    platform,
+    app: createApp(platform),
+    local,
+    databaseUrl: database.url,
+    adminKey,
+    call,
+    createKey,
+    createWebsite: (name, organizationId) =>
+      call("websites.create", { name, organizationId: organizationId ?? local.organization.id }),
+    createOrganization: (name) =>
+      database.db.transaction(async (stores) => {
+        const email = `${name.toLowerCase().replace(/\W+/g, "-")}-${Date.now()}@example.test`;
+        const { organization } = await createOrganizationWithOwner(
+          stores,
+          name,
+          { email, name: `${name} owner` },
+          Date.now(),
+        );
+        return { ...(await ownerOf(stores, organization)), created: true };
+      }),
+    close: () => database.dispose(),
+  };
+}

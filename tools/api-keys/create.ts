@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields, requireFuture, toMs } from "../../src/kernel/schemas.ts";
+import { checkAccess, createApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { access, apiKeyName, apiKeyWithSecret } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "apiKeys.create",
+  group: "API keys",
+  title: "Create an API key",
+  description:
+    "Creates an API key for an organization with organization-wide or website-scoped access. The response carries plaintextKey, the secret, exactly once: store it immediately. The owner role cannot be granted to keys.",
+  input: z
+    .object({
+      organizationId: fields.organizationId(),
+      name: apiKeyName,
+      access,
+      expiresAt: fields
+        .timestamp()
+        .optional()
+        .describe("When the key stops working (must be in the future); omit for no expiry."),
+    })
+    .strict(),
+  output: apiKeyWithSecret,
+  capability: "apiKeys.create",
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/apiKeys" },
+  async handler(input, ctx) {
+    const expiresAt = input.expiresAt ? toMs(input.expiresAt) : null;
+    if (expiresAt !== null) requireFuture("expiresAt", expiresAt, ctx.now);
+    await checkAccess(ctx.stores, ctx.principal, input.organizationId, input.access);
+    return createApiKey(ctx.stores, ctx.principal, { ...input, expiresAt }, ctx.now);
+  },
+});

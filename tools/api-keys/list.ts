@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { decodeCursor, page } from "../../src/kernel/cursor.ts";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { projectApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { apiKey } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "apiKeys.list",
+  group: "API keys",
+  title: "List API keys",
+  description:
+    "Lists API keys newest first with their full access configuration; secrets are never returned. Pass exactly one of organizationId (the whole inventory) or websiteId (only website-scoped keys with a direct grant on that website). revoked=only lists revoked keys instead.",
+  input: z
+    .object({
+      organizationId: fields.organizationId().optional().describe("Full organization inventory."),
+      websiteId: fields
+        .websiteId()
+        .optional()
+        .describe("Only keys of access kind websites granted on this website."),
+      revoked: z
+        .enum(["exclude", "only"])
+        .default("exclude")
+        .describe("exclude (default) or only revoked keys."),
+      cursor: fields.cursor(),
+      limit: fields.limit(),
+    })
+    .strict()
+    .refine((input) => (input.organizationId === undefined) !== (input.websiteId === undefined), {
+      message: "pass exactly one of organizationId or websiteId",
+      path: ["organizationId"],
+    }),
+  output: listOf(apiKey),
+  capability: "apiKeys.list",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/apiKeys" },
+  async handler(input, ctx) {
+    const rows = await ctx.stores.apiKeys.list({
+      ...(input.websiteId ? { websiteId: input.websiteId } : { organizationId: input.organizationId! }),
+      revoked: input.revoked,
+      after: input.cursor ? decodeCursor(input.cursor) : undefined,
+      limit: input.limit + 1,
+    });
+    return page(
+      rows,
+      input.limit,
+      (row) => row.createdAt,
+      (row) => projectApiKey(row, ctx.now),
+    );
+  },
+});

@@ -1,0 +1,23 @@
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { projectApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { apiKey, apiKeyIdInput } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "apiKeys.revoke",
+  group: "API keys",
+  title: "Revoke an API key",
+  description:
+    "Revokes a key permanently: it fails authentication from the next request on and can never be reactivated. Revoking a revoked key returns it unchanged.",
+  input: apiKeyIdInput,
+  output: apiKey,
+  capability: "apiKeys.revoke",
+  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/apiKeys/{apiKeyId}/revoke" },
+  async handler(input, ctx) {
+    const key = await ctx.access.apiKey(input.apiKeyId);
+    if (key.revokedAt !== null) return projectApiKey(key, ctx.now);
+    await ctx.stores.apiKeys.update(key.id, { revokedAt: ctx.now, updatedAt: ctx.now });
+    return projectApiKey({ ...key, revokedAt: ctx.now, updatedAt: ctx.now }, ctx.now);
+  },
+});

@@ -1,0 +1,32 @@
+import { hashSecret, newSecret } from "../../src/auth/secrets.ts";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { assertNotRevoked, projectApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { apiKeyIdInput, apiKeyWithSecret } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "apiKeys.rotate",
+  group: "API keys",
+  title: "Rotate an API key",
+  description:
+    "Replaces a key's secret. The new secret is returned once as plaintextKey; the old one stops working on the very next request. Identity, name and access stay the same.",
+  input: apiKeyIdInput,
+  output: apiKeyWithSecret,
+  capability: "apiKeys.rotate",
+  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/apiKeys/{apiKeyId}/rotate" },
+  async handler(input, ctx) {
+    const key = await ctx.access.apiKey(input.apiKeyId);
+    assertNotRevoked(key);
+    const secret = newSecret();
+    await ctx.stores.apiKeys.update(key.id, {
+      secretHash: hashSecret(secret),
+      rotatedAt: ctx.now,
+      updatedAt: ctx.now,
+    });
+    return {
+      ...projectApiKey({ ...key, rotatedAt: ctx.now, updatedAt: ctx.now }, ctx.now),
+      plaintextKey: secret,
+    };
+  },
+});

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields, requireFuture, toMs } from "../../src/kernel/schemas.ts";
+import { assertNotRevoked, checkAccess, projectApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { access, apiKey, apiKeyName } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "apiKeys.update",
+  group: "API keys",
+  title: "Update an API key",
+  description:
+    "Updates a key's name, expiresAt (null removes the expiry) or access. Sending access replaces the whole access object. Changes apply from the key's next request. Revoked keys cannot be updated.",
+  input: z
+    .object({
+      apiKeyId: fields.id("API key"),
+      name: apiKeyName.optional(),
+      expiresAt: fields.timestamp().nullable().optional().describe("New expiry (future), or null for none."),
+      access: access.optional(),
+    })
+    .strict(),
+  output: apiKey,
+  capability: "apiKeys.update",
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "PATCH", path: "/apiKeys/{apiKeyId}" },
+  async handler(input, ctx) {
+    const key = await ctx.access.apiKey(input.apiKeyId);
+    assertNotRevoked(key);
+    const expiresAt =
+      input.expiresAt === undefined ? undefined : input.expiresAt === null ? null : toMs(input.expiresAt);
+    if (expiresAt) requireFuture("expiresAt", expiresAt, ctx.now);
+    if (input.access) await checkAccess(ctx.stores, ctx.principal, key.organizationId, input.access);
+    const patch = {
+      updatedAt: ctx.now,
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+      ...(input.access
+        ? {
+            accessKind: input.access.kind,
+            role: input.access.role,
+            websiteIds: input.access.kind === "websites" ? input.access.websiteIds : [],
+          }
+        : {}),
+    };
+    await ctx.stores.apiKeys.update(key.id, patch);
+    return projectApiKey({ ...key, ...patch }, ctx.now);
+  },
+});

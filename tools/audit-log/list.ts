@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { decodeCursor, page } from "../../src/kernel/cursor.ts";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { ApiError } from "../../src/kernel/errors.ts";
+import { fields, iso, listOf, toMs } from "../../src/kernel/schemas.ts";
+
+const entry = z.object({
+  id: fields.id("audit entry"),
+  organizationId: fields.organizationId(),
+  at: fields.timestamp(),
+  actor: z.object({
+    type: z.string().describe("api_key, user or oauth_token."),
+    id: z.string(),
+    label: z.string().describe("The key's name or the user's name at the time."),
+  }),
+  operationId: z.string().describe("The operation performed, e.g. apiKeys.revoke."),
+  transport: z.enum(["rest", "mcp", "internal"]),
+  requestId: z.string().describe("X-Request-Id of the request."),
+  websiteId: z.string().nullable(),
+  target: z.object({ type: z.string().nullable(), id: z.string().nullable() }),
+  outcome: z.string().describe("success, or the error kind the operation failed with."),
+});
+
+export default defineTool({
+  operationId: "auditLog.list",
+  group: "Audit log",
+  title: "List audit log entries",
+  description:
+    "Lists the immutable record of actions in an organization, newest first: who (key or user), what operation, on which website and target, over which transport, and the outcome. Filter by actorId, operationId, websiteId and a time range [from, to).",
+  input: z
+    .object({
+      organizationId: fields.organizationId(),
+      actorId: z.string().min(1).optional().describe("Only actions by this API key or user id."),
+      operationId: z.string().min(1).optional().describe("Only this operation, e.g. websites.delete."),
+      websiteId: fields
+        .websiteId()
+        .optional()
+        .describe("Only actions on this website (deleted websites included)."),
+      from: fields.timestamp().optional().describe("Only entries at or after this time."),
+      to: fields.timestamp().optional().describe("Only entries before this time."),
+      cursor: fields.cursor(),
+      limit: fields.limit(),
+    })
+    .strict(),
+  output: listOf(entry),
+  capability: "auditLog.list",
+  scopeBy: ["organizationId"],
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/organizations/{organizationId}/audit-log" },
+  async handler(input, ctx) {
+    const from = input.from ? toMs(input.from) : undefined;
+    const to = input.to ? toMs(input.to) : undefined;
+    if (from !== undefined && to !== undefined && from >= to)
+      throw new ApiError("validation", "to: must be after from.");
+    const rows = await ctx.stores.audit.list({
+      organizationId: input.organizationId,
+      actorId: input.actorId,
+      operationId: input.operationId,
+      websiteId: input.websiteId,
+      from,
+      to,
+      after: input.cursor ? decodeCursor(input.cursor) : undefined,
+      limit: input.limit + 1,
+    });
+    return page(
+      rows,
+      input.limit,
+      (row) => row.at,
+      (row) => ({
+        id: row.id,
+        organizationId: row.organizationId,
+        at: iso(row.at),
+        actor: { type: row.actorType, id: row.actorId, label: row.actorLabel },
+        operationId: row.operationId,
+        transport: row.transport as "rest" | "mcp" | "internal",
+        requestId: row.requestId,
+        websiteId: row.websiteId,
+        target: { type: row.targetType, id: row.targetId },
+        outcome: row.outcome,
+      }),
+    );
+  },
+});

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { billingCall, billingTool, organizationId } from "./schemas.ts";
+
+export default defineTool({
+  ...billingTool,
+  operationId: "billing.portal.open",
+  title: "Open the billing portal",
+  description:
+    "Opens a hosted billing portal session where the owner updates payment details, reads invoices and manages the subscription; the way out of billing_grace (past due). Returns {url}: send the customer there; they come back to returnUrl.",
+  input: z
+    .object({
+      organizationId: organizationId(),
+      returnUrl: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("Absolute http(s) URL the customer returns to from the portal (default: the dashboard)."),
+    })
+    .strict(),
+  output: z.object({ url: z.string().describe("The billing portal session URL.") }).strict(),
+  capability: "billing.portal.open",
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  http: { method: "POST", path: "/billing/portal" },
+  async handler(input, ctx) {
+    return ctx.platform.billing.openPortal(billingCall(ctx, input.organizationId), input.returnUrl);
+  },
+});

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { ApiError } from "../../src/kernel/errors.ts";
+import { newId } from "../../src/kernel/ids.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import {
+  assertCollectionCapacity,
+  assertCollectionSlug,
+  insertField,
+  insertOrConflict,
+  projectCollection,
+  slugifyText,
+} from "../../src/services/cms/service.ts";
+import {
+  collection,
+  collectionSlug,
+  fieldInput,
+  MAX_COLLECTIONS,
+  MAX_FIELDS,
+  NO_NUL,
+  noNul,
+} from "./schemas.ts";
+
+export default defineTool({
+  operationId: "cms.collections.create",
+  group: "CMS collections",
+  title: "Create a CMS collection",
+  description: `Creates a collection (e.g. Blog) with its fields in one call. slug is the name pages use (cms.list("blog"); a page file pages/blog/[slug].tsx with export const collection = "blog" renders one page per published item); generated from name when omitted. A website holds at most ${MAX_COLLECTIONS} collections and a collection ${MAX_FIELDS} fields (conflict beyond). Every item also has its own slug, so do not add a slug field for the URL. Next: add items with cms_items_create.`,
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      name: z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
+        .refine(noNul, NO_NUL)
+        .describe("Display name, e.g. Blog posts."),
+      slug: collectionSlug.optional(),
+      description: z.string().max(1000).refine(noNul, NO_NUL).optional(),
+      fields: z
+        .array(fieldInput)
+        .max(MAX_FIELDS)
+        .optional()
+        .describe("Fields in order; more can be added with cms_fields_create."),
+    })
+    .strict(),
+  output: collection,
+  capability: "cms.collections.create",
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/cms/collections" },
+  async handler(input, ctx) {
+    await ctx.access.website(input.websiteId);
+    await assertCollectionCapacity(ctx.stores, input.websiteId);
+    let slug = input.slug;
+    if (slug === undefined) {
+      const base = slugifyText(input.name, 60) || "collection";
+      slug = base;
+      for (let n = 2; await ctx.stores.cms.getCollectionBySlug(input.websiteId, slug); n++)
+        slug = `${base}-${n}`;
+    } else {
+      await assertCollectionSlug(ctx.stores, input.websiteId, slug);
+    }
+    const keys = new Set<string>();
+    for (const [index, spec] of (input.fields ?? []).entries()) {
+      if (keys.has(spec.key)) {
+        throw new ApiError(
+          "conflict",
+          `fields[${index}].key: '${spec.key}' appears twice; keys are unique per collection.`,
+        );
+      }
+      keys.add(spec.key);
+    }
+    const record = {
+      id: newId(),
+      websiteId: input.websiteId,
+      slug,
+      name: input.name,
+      description: input.description ?? "",
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    };
+    await insertOrConflict(
+      ctx.stores.cms.insertCollection(record),
+      `slug: another call created a collection with slug '${slug}' meanwhile.`,
+    );
+    const created = [];
+    for (const [index, spec] of (input.fields ?? []).entries()) {
+      // A reference to the collection itself is allowed (it exists by now).
+      created.push(
+        await insertField(ctx.stores, input.websiteId, record.id, spec, index, ctx.now, `fields[${index}].`),
+      );
+    }
+    return projectCollection(record, created);
+  },
+});

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { assertCollectionSlug, loadCollection, projectCollection } from "../../src/services/cms/service.ts";
+import { collection, collectionId, collectionSlug, NO_NUL, noNul } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "cms.collections.update",
+  group: "CMS collections",
+  title: "Update a CMS collection",
+  description:
+    "Renames a collection or changes its slug or description; omitted fields stay. Changing the slug changes the name pages use: update pages that read it before the next publish. Fields are changed with cms_fields_*.",
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      collectionId: collectionId(),
+      name: z.string().trim().min(1).max(100).refine(noNul, NO_NUL).optional(),
+      slug: collectionSlug.optional(),
+      description: z.string().max(1000).refine(noNul, NO_NUL).optional(),
+    })
+    .strict(),
+  output: collection,
+  capability: "cms.collections.update",
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "PATCH", path: "/cms/collections/{collectionId}" },
+  async handler(input, ctx) {
+    const record = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
+    if (input.slug !== undefined)
+      await assertCollectionSlug(ctx.stores, input.websiteId, input.slug, record.id);
+    const patch = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.slug !== undefined ? { slug: input.slug } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      updatedAt: ctx.now,
+    };
+    await ctx.stores.cms.updateCollection(record.id, patch);
+    return projectCollection({ ...record, ...patch }, await ctx.stores.cms.listFields(record.id));
+  },
+});

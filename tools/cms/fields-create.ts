@@ -1,0 +1,30 @@
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import {
+  assertFieldCapacity,
+  insertField,
+  loadCollection,
+  projectField,
+} from "../../src/services/cms/service.ts";
+import { collectionId, field, fieldInput, MAX_FIELDS } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "cms.fields.create",
+  group: "CMS fields",
+  title: "Add a field to a collection",
+  description: `Adds a typed field to a collection, after the existing ones. Keys are unique per collection (conflict); a collection holds at most ${MAX_FIELDS} fields (conflict). Existing items are not changed: a new required field is enforced on their next edit or publish. The type cannot be changed later (delete the field and add a new one).`,
+  input: fieldInput.extend({ websiteId: fields.websiteId(), collectionId: collectionId() }).strict(),
+  output: field,
+  capability: "cms.fields.create",
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/cms/collections/{collectionId}/fields" },
+  async handler(input, ctx) {
+    const { websiteId, collectionId: id, ...spec } = input;
+    const record = await loadCollection(ctx.stores, websiteId, id);
+    await assertFieldCapacity(ctx.stores, record.id, 1);
+    const existing = await ctx.stores.cms.listFields(record.id);
+    const position = existing.reduce((max, f) => Math.max(max, f.position + 1), 0);
+    return projectField(await insertField(ctx.stores, websiteId, record.id, spec, position, ctx.now));
+  },
+});

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { createItem, loadCollection, projectItem } from "../../src/services/cms/service.ts";
+import { bulkResult, runBulk } from "./bulk.ts";
+import { assertItemCapacity } from "./items-shared.ts";
+import { collectionId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "cms.items.bulkCreate",
+  group: "CMS items",
+  title: "Create many items",
+  description: `Creates 1 to 100 items of one collection. Each item is validated on its own: valid ones are created, invalid ones are reported (results[i].error, the same error body as a single call) and not written. results is in input order. ${LIVE_NOTE}`,
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      collectionId: collectionId(),
+      items: z
+        .array(
+          z
+            .object({ slug: itemSlug.optional(), values: itemValues, publish: z.boolean().optional() })
+            .strict(),
+        )
+        .min(1)
+        .max(100),
+    })
+    .strict(),
+  output: bulkResult,
+  capability: "cms.items.bulkCreate",
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/cms/collections/{collectionId}/items/bulk-create" },
+  auditTarget: (input) => ({ type: "cms.collections", id: input.collectionId }),
+  async handler(input, ctx) {
+    const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
+    await assertItemCapacity(ctx.stores, collection, input.items.length);
+    const fieldList = await ctx.stores.cms.listFields(collection.id);
+    const batch = { slugs: new Set<string>(), values: [] as Record<string, unknown>[] };
+    // Every check runs before the item's insert, so a refused item writes nothing.
+    return runBulk(ctx, input.items, async (spec) =>
+      projectItem(await createItem(ctx.stores, collection, fieldList, spec, ctx.now, batch), fieldList),
+    );
+  },
+});

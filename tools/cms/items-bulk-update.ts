@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { loadCollection, loadItem, projectItem, updateItem } from "../../src/services/cms/service.ts";
+import { bulkResult, runBulk } from "./bulk.ts";
+import { itemId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "cms.items.bulkUpdate",
+  group: "CMS items",
+  title: "Update many items",
+  description: `Updates the drafts of 1 to 100 items (as cms_items_update each: values merge, optional slug and expectedVersion). Each is applied on its own: valid ones are written, refused ones (validation, not_found, version conflict) are reported in results[i].error and not written. ${LIVE_NOTE}`,
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      items: z
+        .array(
+          z
+            .object({
+              itemId: itemId(),
+              slug: itemSlug.optional(),
+              values: itemValues.optional(),
+              expectedVersion: z.number().int().min(1).optional(),
+            })
+            .strict(),
+        )
+        .min(1)
+        .max(100),
+    })
+    .strict(),
+  output: bulkResult,
+  capability: "cms.items.bulkUpdate",
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/cms/items/bulk-update" },
+  auditTarget: () => ({ type: "cms.items", id: undefined }),
+  async handler(input, ctx) {
+    return runBulk(ctx, input.items, async (spec) => {
+      const record = await loadItem(ctx.stores, input.websiteId, spec.itemId);
+      const collection = await loadCollection(ctx.stores, input.websiteId, record.collectionId);
+      const fieldList = await ctx.stores.cms.listFields(collection.id);
+      return projectItem(
+        await updateItem(ctx.stores, record, collection, fieldList, spec, ctx.now),
+        fieldList,
+      );
+    });
+  },
+});

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { createItem, loadCollection, projectItem } from "../../src/services/cms/service.ts";
+import { assertItemCapacity } from "./items-shared.ts";
+import { collectionId, item, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "cms.items.create",
+  group: "CMS items",
+  title: "Create an item",
+  description: `Creates an item of a collection as a draft (publish: true publishes it at once). Every value is validated against its field; missing values take the field's default; an invalid value is refused naming values.<key> (option fields list validValues). slug is generated from the name or title field when omitted. ${LIVE_NOTE}`,
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      collectionId: collectionId(),
+      slug: itemSlug.optional(),
+      values: itemValues,
+      publish: z
+        .boolean()
+        .optional()
+        .describe("Also publish it (same as cms_items_set_published afterwards)."),
+    })
+    .strict(),
+  output: item,
+  capability: "cms.items.create",
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/cms/collections/{collectionId}/items" },
+  async handler(input, ctx) {
+    const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
+    await assertItemCapacity(ctx.stores, collection, 1);
+    const fieldList = await ctx.stores.cms.listFields(collection.id);
+    const record = await createItem(ctx.stores, collection, fieldList, input, ctx.now);
+    return projectItem(record, fieldList);
+  },
+});

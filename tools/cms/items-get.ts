@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { loadItem, projectItem } from "../../src/services/cms/service.ts";
+import { item, itemId } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "cms.items.get",
+  group: "CMS items",
+  title: "Get an item",
+  description:
+    "Returns one item: draft values (values) with richText rendered as html, published values (null while unpublished), status, hasUnpublishedChanges and version (pass it as expectedVersion to cms_items_update).",
+  input: z.object({ websiteId: fields.websiteId(), itemId: itemId() }).strict(),
+  output: item,
+  capability: "cms.items.get",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/cms/items/{itemId}" },
+  async handler(input, ctx) {
+    const record = await loadItem(ctx.stores, input.websiteId, input.itemId);
+    return projectItem(record, await ctx.stores.cms.listFields(record.collectionId));
+  },
+});

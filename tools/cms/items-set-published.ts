@@ -1,0 +1,60 @@
+import { z } from "zod";
+import type { CmsFieldRecord } from "../../src/db/stores/cms.ts";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { ApiError } from "../../src/kernel/errors.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { loadCollection, loadItem, projectItem, setItemPublished } from "../../src/services/cms/service.ts";
+import { item, LIVE_NOTE } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "cms.items.setPublished",
+  group: "CMS items",
+  title: "Publish or unpublish items",
+  description: `Publishes (published: true copies each item's draft values to its published values, re-validating them) or unpublishes (published: false clears them) 1 to 100 items of the website, all or nothing: an unknown id or an invalid draft fails the whole call. ${LIVE_NOTE}`,
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      itemIds: z
+        .array(z.string().min(1))
+        .min(1)
+        .max(100)
+        .describe("Items to change (any collections of the website)."),
+      published: z.boolean().describe("true publishes the drafts, false unpublishes."),
+    })
+    .strict(),
+  output: z.object({ items: z.array(item) }),
+  capability: "cms.items.setPublished",
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/cms/items/set-published" },
+  auditTarget: (input) => ({
+    type: "cms.items",
+    id: input.itemIds.length === 1 ? input.itemIds[0] : undefined,
+  }),
+  async handler(input, ctx) {
+    if (new Set(input.itemIds).size !== input.itemIds.length) {
+      throw new ApiError("validation", "itemIds: must not repeat an id.");
+    }
+    const fieldsOf = new Map<string, CmsFieldRecord[]>();
+    const out = [];
+    for (const id of input.itemIds) {
+      const record = await loadItem(ctx.stores, input.websiteId, id);
+      const collection = await loadCollection(ctx.stores, input.websiteId, record.collectionId);
+      let fieldList = fieldsOf.get(collection.id);
+      if (!fieldList) {
+        fieldList = await ctx.stores.cms.listFields(collection.id);
+        fieldsOf.set(collection.id, fieldList);
+      }
+      const updated = await setItemPublished(
+        ctx.stores,
+        record,
+        collection,
+        fieldList,
+        input.published,
+        ctx.now,
+      );
+      out.push(projectItem(updated, fieldList));
+    }
+    return { items: out };
+  },
+});

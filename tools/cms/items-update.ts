@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { loadCollection, loadItem, projectItem, updateItem } from "../../src/services/cms/service.ts";
+import { item, itemId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "cms.items.update",
+  group: "CMS items",
+  title: "Update an item",
+  description: `Changes an item's draft: values sets the given keys (null clears one; other keys stay), slug renames it. A published item keeps its published values until cms_items_set_published publishes the draft again. With expectedVersion the update applies only if the item is still at that version (else conflict, nothing written). ${LIVE_NOTE}`,
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      itemId: itemId(),
+      slug: itemSlug.optional(),
+      values: itemValues.optional(),
+      expectedVersion: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe("The version you read; a mismatch is a conflict."),
+    })
+    .strict(),
+  output: item,
+  capability: "cms.items.update",
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  cost: "standard",
+  http: { method: "PATCH", path: "/cms/items/{itemId}" },
+  async handler(input, ctx) {
+    const record = await loadItem(ctx.stores, input.websiteId, input.itemId);
+    const collection = await loadCollection(ctx.stores, input.websiteId, record.collectionId);
+    const fieldList = await ctx.stores.cms.listFields(collection.id);
+    const updated = await updateItem(ctx.stores, record, collection, fieldList, input, ctx.now);
+    return projectItem(updated, fieldList);
+  },
+});

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { organization, projectOrganization } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "organizations.get",
+  group: "Organizations",
+  title: "Get an organization",
+  description: "Returns one organization and this credential's role and access kind in it.",
+  input: z.object({ organizationId: fields.organizationId() }).strict(),
+  output: organization,
+  capability: "organizations.get",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/organizations/{organizationId}" },
+  async handler(input, ctx) {
+    const org = await ctx.access.organization(input.organizationId);
+    return projectOrganization(org, ctx.access.grantIn(org.id)!);
+  },
+});

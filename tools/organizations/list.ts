@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { organization, projectOrganization } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "organizations.list",
+  group: "Organizations",
+  title: "List organizations",
+  description:
+    "Lists the organizations this credential can access, oldest first, with its role in each. Organization-scoped keys see their own organization; website-scoped keys see the organization owning their websites.",
+  input: z.object({ cursor: fields.cursor(), limit: fields.limit() }).strict(),
+  output: listOf(organization),
+  capability: "organizations.list",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/organizations" },
+  async handler(input, ctx) {
+    const grants = new Map(ctx.principal.grants.map((grant) => [grant.organizationId, grant]));
+    const orgs = (await ctx.stores.organizations.listByIds([...grants.keys()])).sort(
+      (a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1),
+    );
+    const from = input.cursor ? decodeCursor(input.cursor) : undefined;
+    const rest = from
+      ? orgs.filter(
+          (org) => org.createdAt > from.createdAt || (org.createdAt === from.createdAt && org.id > from.id),
+        )
+      : orgs;
+    const slice = rest.slice(0, input.limit);
+    const last = slice[slice.length - 1];
+    return {
+      items: slice.map((org) => projectOrganization(org, grants.get(org.id)!)),
+      nextCursor:
+        rest.length > input.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    };
+  },
+});

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { deploymentOf, projectDeployment } from "../../src/services/publishing/deployments.ts";
+import { deployment, deploymentId } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websiteSourceCode.deployments.get",
+  group: "Publishing",
+  title: "Get a deployment",
+  description:
+    "Reads one deployment of the website: status, when and by whom it was built, its source hash, its pages, and whether the live site serves it (published). A deployment of another website is not_found.",
+  input: z.object({ websiteId: fields.websiteId(), deploymentId }).strict(),
+  output: deployment,
+  capability: "websiteSourceCode.deployments.get",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/websiteSourceCode/deployments/{deploymentId}" },
+  async handler(input, ctx) {
+    const record = await deploymentOf(ctx.stores, input.websiteId, input.deploymentId);
+    return projectDeployment(record, await ctx.stores.deployments.publishedId(input.websiteId));
+  },
+});

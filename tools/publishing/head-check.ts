@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { checkDraft } from "../../src/services/publishing/deployments.ts";
+import { diagnostic } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websiteSourceCode.head.check",
+  group: "Publishing",
+  title: "Check (build) the draft",
+  description:
+    "Builds the website's current draft exactly as publishing would, without storing or publishing anything, and returns what it would serve: pages, assets, forms and warnings. When the build fails the call fails with kind validation and details listing every source error as {file, line, column, message}: fix each file with website_source_code_files_write (it needs the edit lease), then check again. Needs no edit lease (it only reads the draft). When it passes, publish with website_source_code_head_publish. Uses the expensive rate-limit bucket.",
+  input: z.object({ websiteId: fields.websiteId() }).strict(),
+  output: z.object({
+    sourceHash: z
+      .string()
+      .describe(
+        "SHA-256 identifying this draft's build input; deployments list the same value when built from it.",
+      ),
+    pages: z.array(
+      z.object({
+        route: z.string().describe("URL path ('/', '/about/'; '/404.html' for the not-found page)."),
+        path: z.string().describe("Output file ('index.html', 'about/index.html')."),
+        source: z.string().describe("Draft file that renders it."),
+      }),
+    ),
+    assets: z.array(
+      z.object({
+        path: z.string().describe("Output path ('_assets/styles-1a2b3c4d5e6f.css', 'robots.txt')."),
+        size: z.number().int().describe("Size in bytes."),
+        contentType: z.string(),
+      }),
+    ),
+    forms: z
+      .array(
+        z.object({
+          name: z.string().describe("Visitors submit it with POST /_service/forms/<name> on the website."),
+          fields: z.array(z.string()),
+          page: z.string().describe("Route of the page the form is on."),
+        }),
+      )
+      .describe("Forms found in the pages."),
+    warnings: z
+      .array(diagnostic)
+      .describe(
+        "Problems that do not fail the build (a page without a title, console output of the render).",
+      ),
+  }),
+  capability: "websiteSourceCode.head.check",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "expensive",
+  http: { method: "POST", path: "/websiteSourceCode/head/check" },
+  prepare: (input, ctx) => checkDraft(ctx, input.websiteId),
+  async handler(_input, ctx) {
+    return ctx.prepared;
+  },
+});

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import {
+  commitDeployment,
+  prepareDeployment,
+  projectDeployment,
+  projectDiagnostic,
+} from "../../src/services/publishing/deployments.ts";
+import { websiteUrl } from "../../src/services/websites/websites.ts";
+import { deployment, deploymentTarget, diagnostic, previousDeploymentId, url } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websiteSourceCode.head.publish",
+  group: "Publishing",
+  title: "Publish the draft",
+  description:
+    "Builds the website's current draft into a new immutable deployment and makes it the live version in one atomic switch: visitors see the old version or the new one, never a mix. An unchanged draft is not rebuilt: the existing deployment of the same source is published again (reused: true). A build failure fails with kind validation and details listing every source error as {file, line, column, message}; nothing changes on the live site: fix each file with website_source_code_files_write, check with website_source_code_head_check, and publish again. Needs no edit lease (it only reads the draft). Undo with website_source_code_published_rollback and previousDeploymentId. Two publishes of one website at once are applied one after the other; if the other one published newer work meanwhile, this one fails with conflict and publishes nothing. Uses the expensive rate-limit bucket.",
+  input: z.object({ websiteId: fields.websiteId() }).strict(),
+  output: z.object({
+    deployment,
+    url,
+    reused: z
+      .boolean()
+      .describe(
+        "True when the draft was unchanged since an earlier deployment and that one was published again.",
+      ),
+    previousDeploymentId,
+    warnings: z
+      .array(diagnostic)
+      .describe("Warnings of the build; empty when an existing deployment was reused."),
+  }),
+  capability: "websiteSourceCode.head.publish",
+  // Idempotent: publishing an unchanged draft again publishes the same deployment (no new version).
+  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  cost: "expensive",
+  http: { method: "POST", path: "/websiteSourceCode/head/publish" },
+  auditTarget: (_input, output) => deploymentTarget(output.deployment.id),
+  prepare: (input, ctx) => prepareDeployment(ctx, input.websiteId),
+  async handler(input, ctx) {
+    const website = await ctx.access.website(input.websiteId);
+    const committed = await commitDeployment(ctx.stores, ctx.prepared, ctx.principal, ctx.now, {
+      publish: true,
+    });
+    return {
+      deployment: projectDeployment(committed.deployment, committed.publishedId),
+      url: websiteUrl(ctx.platform.config, website.slug),
+      reused: committed.reused,
+      previousDeploymentId: committed.previousDeploymentId,
+      warnings: committed.warnings.map(projectDiagnostic),
+    };
+  },
+});

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { baseOf, compare } from "../../src/services/source-code/changes.ts";
+import { deploymentId } from "./schemas.ts";
+
+const entry = z.object({
+  path: z.string(),
+  sha256: z.string().nullable().describe("SHA-256 in the draft; null when deleted from it."),
+  baseSha256: z.string().nullable().describe("SHA-256 in the compared deployment; null when added since."),
+  size: z.number().int().nullable().describe("Size in the draft in bytes; null when deleted from it."),
+});
+
+export default defineTool({
+  operationId: "websiteSourceCode.changes.list",
+  group: "Source code",
+  title: "List pending source changes",
+  description:
+    "Compares the draft with the published version (or with deploymentId) and lists the files added, modified and deleted since: what publishing would change. Read the line changes with website_source_code_files_diff. With nothing published yet every draft file is added.",
+  input: z.object({ websiteId: fields.websiteId(), deploymentId }).strict(),
+  output: z.object({
+    deploymentId: z
+      .string()
+      .nullable()
+      .describe(
+        "The deployment compared with: the published one unless given; null when nothing is published.",
+      ),
+    added: z.array(entry),
+    modified: z.array(entry),
+    deleted: z.array(entry),
+    unchanged: z.number().int().describe("How many files are the same on both sides."),
+  }),
+  capability: "websiteSourceCode.changes.list",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/websiteSourceCode/changes" },
+  async handler(input, ctx) {
+    const base = await baseOf(ctx.stores, input.websiteId, input.deploymentId);
+    const changes = await compare(ctx.stores, input.websiteId, base);
+    const pick = (status: string) =>
+      changes
+        .filter((change) => change.status === status)
+        .map((change) => ({
+          path: change.path,
+          sha256: change.draft?.sha256 ?? null,
+          baseSha256: change.base?.sha256 ?? null,
+          size: change.draft?.size ?? null,
+        }));
+    return {
+      deploymentId: base.deploymentId,
+      added: pick("added"),
+      modified: pick("modified"),
+      deleted: pick("deleted"),
+      unchanged: changes.filter((change) => change.status === "unchanged").length,
+    };
+  },
+});

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { ApiError } from "../../src/kernel/errors.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { baseOf, compare, diffChanges } from "../../src/services/source-code/changes.ts";
+import { limits } from "../../src/services/source-code/limits.ts";
+import { normalizePath } from "../../src/services/source-code/paths.ts";
+import { deploymentId } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websiteSourceCode.files.diff",
+  group: "Source code",
+  title: "Diff source files",
+  description: `Unified diffs (as 'git diff' prints them) of draft files against the published version, or against deploymentId. Pass paths to diff those files; omit it for every changed file. Diffs stop at about ${limits.maxDiffChars / 1024} KiB of text; files past that are listed in omittedPaths (ask for them by paths). Use it to review your edits before publishing.`,
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      paths: z
+        .array(z.string().min(1))
+        .min(1)
+        .max(limits.maxDiffPaths)
+        .optional()
+        .describe(`Files to diff, 1 to ${limits.maxDiffPaths}; omit for every changed file.`),
+      deploymentId,
+      contextLines: z
+        .number()
+        .int()
+        .min(0)
+        .max(100)
+        .default(3)
+        .describe("Unchanged lines shown around each change (default 3)."),
+    })
+    .strict(),
+  output: z.object({
+    deploymentId: z
+      .string()
+      .nullable()
+      .describe(
+        "The deployment compared with: the published one unless given; null when nothing is published.",
+      ),
+    files: z.array(
+      z.object({
+        path: z.string(),
+        status: z.enum(["added", "modified", "deleted", "unchanged"]),
+        diff: z.string().describe("Unified diff from the deployment to the draft; empty when unchanged."),
+      }),
+    ),
+    omittedPaths: z.array(z.string()).describe("Changed files left out to keep the answer small."),
+  }),
+  capability: "websiteSourceCode.files.diff",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/websiteSourceCode/files/diff" },
+  async handler(input, ctx) {
+    const selected = input.paths?.map((path, i) => normalizePath(`paths[${i}]`, path));
+    const base = await baseOf(ctx.stores, input.websiteId, input.deploymentId);
+    const all = await compare(ctx.stores, input.websiteId, base);
+    let changes = all.filter((change) => change.status !== "unchanged");
+    if (selected) {
+      const byPath = new Map(all.map((change) => [change.path, change]));
+      changes = [...new Set(selected)].map((path) => {
+        const change = byPath.get(path);
+        if (!change) {
+          const i = selected.indexOf(path);
+          throw new ApiError(
+            "not_found",
+            `paths[${i}]: '${path}' is neither in the draft nor in the compared deployment.`,
+            { suggestion: "Call {{websiteSourceCode.changes.list}} to see which files changed." },
+          );
+        }
+        return change;
+      });
+    }
+    const { files, omittedPaths } = await diffChanges(ctx.stores, changes, input.contextLines);
+    return { deploymentId: base.deploymentId, files, omittedPaths };
+  },
+});

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { fileNotFound, projectFile } from "../../src/services/source-code/files.ts";
+import { normalizePath } from "../../src/services/source-code/paths.ts";
+import { file, filePath } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websiteSourceCode.files.get",
+  group: "Source code",
+  title: "Read a source file",
+  description:
+    "Returns one file of a website's draft: its full text and sha256. Keep the sha256 and pass it as expectedSha256 when you write the file back, so a concurrent change is detected instead of overwritten. Reading needs no lease.",
+  input: z.object({ websiteId: fields.websiteId(), path: filePath() }).strict(),
+  output: file.extend({ content: z.string().describe("The file's full text.") }),
+  capability: "websiteSourceCode.files.get",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/websiteSourceCode/files/content" },
+  async handler(input, ctx) {
+    const path = normalizePath("path", input.path);
+    const record = await ctx.stores.sourceFiles.get(input.websiteId, path);
+    if (!record) throw fileNotFound(input.websiteId, path);
+    const content = await ctx.stores.sourceFiles.getContent(record.sha256);
+    if (content === undefined) throw new Error(`content ${record.sha256} of ${path} is missing`);
+    return { ...projectFile(record), content };
+  },
+});

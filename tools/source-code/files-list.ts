@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { decodeFileCursor, encodeFileCursor, projectFile } from "../../src/services/source-code/files.ts";
+import { limits } from "../../src/services/source-code/limits.ts";
+import { normalizePrefix } from "../../src/services/source-code/paths.ts";
+import { file } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websiteSourceCode.files.list",
+  group: "Source code",
+  title: "List source files",
+  description:
+    "Lists the files of a website's draft in path order, with size, sha256 and when they last changed (no contents: read one with website_source_code_files_get). Pass prefix to list one folder, such as 'pages/'. Reading needs no lease.",
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      prefix: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("Only paths starting with this, such as 'pages/' (a trailing '/' selects a folder)."),
+      cursor: fields.cursor(),
+      limit: fields.limit(limits.listMax, limits.listDefault),
+    })
+    .strict(),
+  output: z.object({
+    items: z.array(file),
+    nextCursor: z.string().nullable().describe("Pass as cursor to get the next page; null on the last page."),
+  }),
+  capability: "websiteSourceCode.files.list",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/websiteSourceCode/files" },
+  async handler(input, ctx) {
+    const rows = await ctx.stores.sourceFiles.list(input.websiteId, {
+      ...(input.prefix ? { prefix: normalizePrefix("prefix", input.prefix) } : {}),
+      ...(input.cursor ? { after: decodeFileCursor(input.cursor) } : {}),
+      limit: input.limit + 1,
+    });
+    const items = rows.slice(0, input.limit);
+    return {
+      items: items.map(projectFile),
+      nextCursor: rows.length > input.limit ? encodeFileCursor(items[items.length - 1]!.path) : null,
+    };
+  },
+});

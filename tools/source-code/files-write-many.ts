@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { ApiError } from "../../src/kernel/errors.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { decodeContent } from "../../src/services/source-code/content.ts";
+import { type WriteEntry, writeFiles } from "../../src/services/source-code/files.ts";
+import { requireLease } from "../../src/services/source-code/lease.ts";
+import { limits } from "../../src/services/source-code/limits.ts";
+import { normalizePath } from "../../src/services/source-code/paths.ts";
+import { content, draftTotals, encoding, expectedSha256, filePath, leaseId, written } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websiteSourceCode.files.writeMany",
+  group: "Source code",
+  title: "Write several source files",
+  description: `Creates or replaces up to ${limits.maxFilesPerWrite} files of a website's draft in one call, all or nothing: if any entry is invalid, over a limit, or fails its expectedSha256, nothing is written and the error names the entry (files[3].path). Needs the edit lease (leaseId from website_source_code_lease_acquire). Use it to add a page together with its components and styles.`,
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      leaseId,
+      files: z
+        .array(z.object({ path: filePath(), content, encoding, expectedSha256 }).strict())
+        .min(1)
+        .max(limits.maxFilesPerWrite)
+        .describe(`The files to write, 1 to ${limits.maxFilesPerWrite}; each path at most once.`),
+    })
+    .strict(),
+  output: z.object({
+    files: z.array(written).describe("One result per entry, in order."),
+    draft: draftTotals,
+  }),
+  capability: "websiteSourceCode.files.writeMany",
+  // Idempotent: repeating the call leaves the draft as the first call did.
+  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/websiteSourceCode/files/write-many" },
+  auditTarget: () => ({ type: "websiteSourceCode.files", id: undefined }),
+  async handler(input, ctx) {
+    const seen = new Map<string, number>();
+    const entries: WriteEntry[] = input.files.map((entry, i) => {
+      const field = `files[${i}].`;
+      const path = normalizePath(`${field}path`, entry.path);
+      const earlier = seen.get(path);
+      if (earlier !== undefined) {
+        throw new ApiError(
+          "validation",
+          `${field}path: '${path}' is also files[${earlier}]; give each path once.`,
+        );
+      }
+      seen.set(path, i);
+      const file = decodeContent(`${field}content`, entry.content, entry.encoding);
+      return { field, path, file, expectedSha256: entry.expectedSha256 };
+    });
+    await requireLease(ctx.stores, input.websiteId, input.leaseId, ctx.principal, ctx.now);
+    const { results, draft } = await writeFiles(ctx.stores, input.websiteId, entries, ctx.principal, ctx.now);
+    return { files: results, draft };
+  },
+});

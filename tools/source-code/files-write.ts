@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { decodeContent } from "../../src/services/source-code/content.ts";
+import { writeFiles } from "../../src/services/source-code/files.ts";
+import { requireLease } from "../../src/services/source-code/lease.ts";
+import { normalizePath } from "../../src/services/source-code/paths.ts";
+import {
+  content,
+  draftTotals,
+  encoding,
+  expectedSha256,
+  filePath,
+  fileTarget,
+  leaseId,
+  written,
+} from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websiteSourceCode.files.write",
+  group: "Source code",
+  title: "Write a source file",
+  description:
+    "Creates or replaces one file of a website's draft with the complete text given. Needs the edit lease: call website_source_code_lease_acquire first and pass its leaseId. Pass expectedSha256 (the sha256 you read) to fail with conflict instead of overwriting someone else's change, or null to create only. Text only, at most 512 KiB per file (413 beyond). To write several files at once, all or nothing, use website_source_code_files_write_many. The live site changes only when the draft is published.",
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      leaseId,
+      path: filePath(),
+      content,
+      encoding,
+      expectedSha256,
+    })
+    .strict(),
+  output: written.extend({ draft: draftTotals }),
+  capability: "websiteSourceCode.files.write",
+  // Idempotent: repeating a write leaves the draft as the first call did (an unchanged content is not rewritten).
+  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/websiteSourceCode/files/write" },
+  auditTarget: (_input, output) => fileTarget(output.path),
+  async handler(input, ctx) {
+    const path = normalizePath("path", input.path);
+    const file = decodeContent("content", input.content, input.encoding);
+    await requireLease(ctx.stores, input.websiteId, input.leaseId, ctx.principal, ctx.now);
+    const entry = { field: "", path, file, expectedSha256: input.expectedSha256 };
+    const { results, draft } = await writeFiles(ctx.stores, input.websiteId, [entry], ctx.principal, ctx.now);
+    return { ...results[0]!, draft };
+  },
+});

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { projectLease, renewLease } from "../../src/services/source-code/lease.ts";
+import { lease, ttlSeconds } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websiteSourceCode.lease.renew",
+  group: "Source code",
+  title: "Renew the edit lease",
+  description:
+    "Extends your live edit lease to ttlSeconds from now, keeping its leaseId. Renew before expiresAt during long edits. An expired, released or foreign lease fails with conflict: acquire a new one with website_source_code_lease_acquire.",
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      leaseId: z.string().min(1).describe("Id of your lease, from website_source_code_lease_acquire."),
+      ttlSeconds,
+    })
+    .strict(),
+  output: lease,
+  capability: "websiteSourceCode.lease.renew",
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/websiteSourceCode/lease/renew" },
+  auditTarget: (input) => ({ type: "websiteSourceCode.lease", id: input.leaseId }),
+  async handler(input, ctx) {
+    const renewed = await renewLease(
+      ctx.stores,
+      input.websiteId,
+      input.leaseId,
+      ctx.principal,
+      input.ttlSeconds,
+      ctx.now,
+    );
+    return projectLease(renewed, ctx.principal);
+  },
+});

@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { ApiError } from "../../src/kernel/errors.ts";
+import { newId } from "../../src/kernel/ids.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { seedStarter } from "../../src/services/publishing/draft.ts";
+import { assertSlugAvailable, generateSlug, projectWebsite } from "../../src/services/websites/websites.ts";
+import { website, websiteName, websiteSlug } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websites.create",
+  group: "Websites",
+  title: "Create a website",
+  description:
+    "Creates a website. organizationId may be omitted when the credential reaches exactly one organization. slug (the subdomain) is generated from the name when omitted and suffixed if taken. Returns the website with its id and url. Its draft starts as the starter site (home, about, blog, contact form, 404 page, layout, styles): read it with website_source_code_files_list to learn the conventions, change it under the edit lease, and publish it with website_source_code_head_publish; nothing is live until the first publish.",
+  input: z
+    .object({
+      name: websiteName,
+      slug: websiteSlug.optional(),
+      organizationId: fields
+        .organizationId()
+        .optional()
+        .describe("Owning organization; required when the credential reaches several."),
+    })
+    .strict(),
+  output: website,
+  capability: "websites.create",
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/websites" },
+  async handler(input, ctx) {
+    let organizationId = input.organizationId;
+    if (!organizationId) {
+      const reachable = ctx.principal.grants.filter((grant) => ctx.access.grantIn(grant.organizationId));
+      if (reachable.length !== 1) {
+        throw new ApiError(
+          "validation",
+          `organizationId: required because this credential reaches ${reachable.length} organizations.`,
+          {
+            suggestion: "Call {{organizations.list}} and pass one organization's id.",
+          },
+        );
+      }
+      organizationId = (await ctx.access.organization(reachable[0]!.organizationId)).id;
+    }
+    const slug = input.slug ?? (await generateSlug(ctx.stores, input.name));
+    if (input.slug) await assertSlugAvailable(ctx.stores, input.slug);
+    const record = {
+      id: newId(),
+      organizationId,
+      name: input.name,
+      slug,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    };
+    await ctx.stores.websites.insert(record);
+    await seedStarter(ctx.stores, record.id, ctx.principal, ctx.now);
+    return projectWebsite(ctx.platform.config, record);
+  },
+});

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+
+export default defineTool({
+  operationId: "websites.delete",
+  group: "Websites",
+  title: "Delete a website",
+  description:
+    "Deletes a website permanently: it stops serving and its id stops resolving. Website-scoped API keys lose their grant on it. This cannot be undone.",
+  input: z.object({ websiteId: fields.websiteId() }).strict(),
+  output: z.object({ id: fields.id("website"), deleted: z.literal(true) }),
+  capability: "websites.delete",
+  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  cost: "standard",
+  http: { method: "DELETE", path: "/websites/{websiteId}" },
+  async handler(input, ctx) {
+    const website = await ctx.access.website(input.websiteId);
+    await ctx.stores.sourceFiles.deleteWebsite(website.id);
+    await ctx.stores.leases.deleteWebsite(website.id);
+    await ctx.stores.cms.deleteWebsite(website.id);
+    await ctx.stores.websites.delete(website.id);
+    return { id: website.id, deleted: true as const };
+  },
+});

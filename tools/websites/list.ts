@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { decodeCursor, page } from "../../src/kernel/cursor.ts";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { projectWebsite } from "../../src/services/websites/websites.ts";
+import { website } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websites.list",
+  group: "Websites",
+  title: "List websites",
+  description:
+    "Lists the websites this credential can reach, newest first. Pass organizationId to list one organization's websites. Each item has its id (the websiteId other tools take), slug and live url.",
+  input: z
+    .object({
+      organizationId: fields.organizationId().optional().describe("Only websites of this organization."),
+      cursor: fields.cursor(),
+      limit: fields.limit(),
+    })
+    .strict(),
+  output: listOf(website),
+  capability: "websites.list",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/websites" },
+  async handler(input, ctx) {
+    const organizationIds: string[] = [];
+    const websiteIds: string[] = [];
+    for (const grant of ctx.principal.grants) {
+      if (input.organizationId && grant.organizationId !== input.organizationId) continue;
+      if (!ctx.access.grantIn(grant.organizationId)) continue;
+      if (grant.websiteIds) websiteIds.push(...grant.websiteIds);
+      else organizationIds.push(grant.organizationId);
+    }
+    const rows = await ctx.stores.websites.list(
+      { organizationIds, websiteIds },
+      { after: input.cursor ? decodeCursor(input.cursor) : undefined, limit: input.limit + 1 },
+    );
+    return page(
+      rows,
+      input.limit,
+      (row) => row.createdAt,
+      (row) => projectWebsite(ctx.platform.config, row),
+    );
+  },
+});

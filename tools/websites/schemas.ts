@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { fields } from "../../src/kernel/schemas.ts";
+
+export const website = z.object({
+  id: fields.id("website"),
+  organizationId: fields.organizationId(),
+  name: z.string().describe("Display name."),
+  slug: z.string().describe("Unique subdomain label; the live site is served at url."),
+  url: z.string().describe("Where the published website is served."),
+  createdAt: fields.timestamp(),
+  updatedAt: fields.timestamp(),
+});
+
+export const websiteName = z.string().trim().min(1).max(200).describe("Display name, 1 to 200 characters.");
+export const websiteSlug = z
+  .string()
+  .min(3)
+  .max(63)
+  .describe("Subdomain label: 3 to 63 lowercase letters, digits and hyphens; unique across the platform.");

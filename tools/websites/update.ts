@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { assertSlugAvailable, projectWebsite } from "../../src/services/websites/websites.ts";
+import { website, websiteName, websiteSlug } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "websites.update",
+  group: "Websites",
+  title: "Update a website",
+  description:
+    "Renames a website or changes its slug. A new slug moves the live site to the new subdomain at once; the old one stops serving.",
+  input: z
+    .object({ websiteId: fields.websiteId(), name: websiteName.optional(), slug: websiteSlug.optional() })
+    .strict(),
+  output: website,
+  capability: "websites.update",
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "PATCH", path: "/websites/{websiteId}" },
+  async handler(input, ctx) {
+    const current = await ctx.access.website(input.websiteId);
+    if (input.slug && input.slug !== current.slug)
+      await assertSlugAvailable(ctx.stores, input.slug, current.id);
+    const patch = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.slug !== undefined ? { slug: input.slug } : {}),
+      updatedAt: ctx.now,
+    };
+    await ctx.stores.websites.update(current.id, patch);
+    return projectWebsite(ctx.platform.config, { ...current, ...patch });
+  },
+});
