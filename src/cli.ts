@@ -15,7 +15,8 @@ const usage = `sitewright — the website platform for AI agents
       and an admin API key, and prints the key, the REST base URL and the MCP URL.
   sitewright serve
       Production server, configured by the environment: DATABASE_URL, PORT, HOST, SITEWRIGHT_BASE_URL,
-      SITEWRIGHT_APP_URL, SITEWRIGHT_SITES_DOMAIN, SITEWRIGHT_ALLOWED_ORIGINS, SITEWRIGHT_TRUST_PROXY.
+      SITEWRIGHT_APP_URL, SITEWRIGHT_SITES_DOMAIN, SITEWRIGHT_ALLOWED_ORIGINS, SITEWRIGHT_TRUST_PROXY,
+      SITEWRIGHT_SMTP_URL, SITEWRIGHT_MAIL_FROM.
   sitewright migrate
       Applies the committed migrations to DATABASE_URL (or the dev data dir) and exits.
   sitewright keys create --role admin|full_editor|content_editor [--website ID ...] [--name N]
@@ -81,6 +82,8 @@ async function serveFromEnv() {
     sitesDomain: env.SITEWRIGHT_SITES_DOMAIN ?? base.sitesDomain,
     allowedOrigins: (env.SITEWRIGHT_ALLOWED_ORIGINS ?? "").split(",").filter(Boolean),
     trustProxy: env.SITEWRIGHT_TRUST_PROXY === "true",
+    mailFrom: env.SITEWRIGHT_MAIL_FROM ?? base.mailFrom,
+    ...(env.SITEWRIGHT_SMTP_URL ? { smtpUrl: env.SITEWRIGHT_SMTP_URL } : {}),
   };
   const db = await openDatabase({ url: env.DATABASE_URL ?? sqlitePath(".sitewright") });
   const platform = await createPlatform({ db, config });

@@ -2,6 +2,7 @@ import { tools } from "../tools/index.ts";
 import { type BlobStore, createBlobStore } from "./blobs/index.ts";
 import type { Database } from "./db/database.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
+import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 
 /** Where the platform is reached and what it trusts. */
@@ -22,6 +23,10 @@ export interface PlatformConfig {
   authFailureBucket: { capacity: number; refillPerSecond: number };
   /** Token buckets per credential and cost bucket (the spec's: standard 2000 burst + 100/s, expensive 200 + 20/s). */
   rateLimits: Record<"standard" | "expensive", { capacity: number; refillPerSecond: number }>;
+  /** Sender of platform mail. */
+  mailFrom: string;
+  /** SMTP server for platform mail (`smtp://user:pass@host:587`); without one, mail goes to the console (dev). */
+  smtpUrl?: string;
 }
 
 export interface Logger {
@@ -37,6 +42,8 @@ export interface Platform {
   registry: Registry;
   config: PlatformConfig;
   billing: BillingProvider;
+  /** Platform mail (invitations, password resets), recorded in the outbox. */
+  mail: Mailer;
   log: Logger;
 }
 
@@ -52,6 +59,7 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
     standard: { capacity: 2000, refillPerSecond: 100 },
     expensive: { capacity: 200, refillPerSecond: 20 },
   },
+  mailFrom: "Sitewright <no-reply@localhost>",
 });
 
 export interface PlatformOptions {
@@ -61,12 +69,15 @@ export interface PlatformOptions {
   dataDir?: string;
   config?: Partial<PlatformConfig>;
   billing?: BillingProvider;
+  mail?: Mailer;
   log?: Logger;
 }
 
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const config = { ...defaultConfig(), ...options.config };
   const { localBillingProvider } = await import("./services/billing/local-provider.ts");
+  const log = options.log ?? { info: console.log, error: console.error };
+  const transport = config.smtpUrl ? await smtpTransport(config.smtpUrl) : consoleTransport(log);
   return {
     db: options.db,
     blobs:
@@ -78,6 +89,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     registry: createRegistry(tools),
     config,
     billing: options.billing ?? localBillingProvider({ appUrl: config.appUrl }),
-    log: options.log ?? { info: console.log, error: console.error },
+    mail: options.mail ?? createMailer({ db: options.db, from: config.mailFrom, transport }),
+    log,
   };
 }

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { H3 } from "h3";
 import { serve } from "srvx";
+import { registerApp } from "./app/index.ts";
 import { createHosting, type Hosting, type HostingOptions } from "./hosting/index.ts";
 import { ApiError, toApiError } from "./kernel/errors.ts";
 import { createMcpEndpoint } from "./mcp/endpoint.ts";
+import { registerOAuth } from "./oauth/index.ts";
 import type { Platform } from "./platform.ts";
 import { errorResponse } from "./rest/http.ts";
 import { clientIp, requestIdOf } from "./rest/request-meta.ts";
@@ -38,7 +40,9 @@ export function createApp(platform: Platform, options: { hosting?: HostingOption
   });
   const mcp = createMcpEndpoint(platform, version);
   app.all("/v1/mcp", (event) => mcp(event.req, clientIp(event, platform), requestIdOf(event)));
+  registerOAuth(app, platform);
   registerRestRoutes(app, platform);
+  registerApp(app, platform);
   hostingOf.set(app, hosting);
   return app;
 }

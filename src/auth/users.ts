@@ -1,3 +1,4 @@
+import type { Stores } from "../db/stores/index.ts";
 import type { MembershipRecord, UserRecord } from "../db/stores/organizations.ts";
 import type { Role } from "../kernel/capabilities.ts";
 import type { Principal } from "../kernel/principal.ts";
@@ -12,4 +13,15 @@ export function principalOfUser(user: UserRecord, memberships: readonly Membersh
     grants: memberships.map((m) => ({ organizationId: m.organizationId, role: m.role as Role })),
     bucketKey: `user:${user.id}`,
   };
+}
+
+/**
+ * The user's principal as the database says now (memberships and website editor grants), or undefined for an
+ * unknown user. Sessions and OAuth tokens resolve through this on every request, so a removed member or a
+ * revoked editor loses access at once.
+ */
+export async function loadUserPrincipal(stores: Stores, userId: string): Promise<Principal | undefined> {
+  const user = await stores.organizations.getUser(userId);
+  if (!user) return undefined;
+  return principalOfUser(user, await stores.organizations.membershipsOfUser(user.id));
 }

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type BucketSpec, type Database, openDatabase, type RateLimiter } from "../../src/db/database.ts";
 import { defaultConfig } from "../../src/platform.ts";
+import { dialects, openTestDatabase, type TestDatabase } from "../support/databases.ts";
 
 const buckets = defaultConfig().rateLimits;
-import { dialects, openTestDatabase, type TestDatabase } from "../support/databases.ts";
 
 /** Takes `count` times in a row and returns how many were allowed. */
 async function takeMany(limiter: RateLimiter, key: string, spec: BucketSpec, count: number): Promise<number> {

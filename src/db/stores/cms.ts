@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tables } from "../types.ts";
 import { once } from "./prepared.ts";
 
@@ -107,6 +107,13 @@ export interface CmsStore {
   deleteItem(id: string): Promise<boolean>;
   /** Deletes every collection, field and item of a website (when the website is deleted). */
   deleteWebsite(websiteId: string): Promise<void>;
+
+  /** The largest item `position` of a collection (manual order), or undefined when it has no items. */
+  maxItemPosition(collectionId: string): Promise<number | undefined>;
+  /** A collection's items in manual order (position, then creation time, then id): ids and positions only. */
+  listItemOrder(collectionId: string): Promise<{ id: string; position: number }[]>;
+  /** Sets items' positions (manual order); versions and updatedAt stay (the order is not content). */
+  setItemPositions(updates: readonly { id: string; position: number }[]): Promise<void>;
 }
 
 export function cmsStore(db: Db, t: Tables): CmsStore {
@@ -257,6 +264,41 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       await db.delete(i).where(eq(i.websiteId, websiteId));
       await db.delete(f).where(inArray(f.collectionId, ids));
       await db.delete(c).where(eq(c.websiteId, websiteId));
+    },
+
+    async maxItemPosition(collectionId) {
+      const rows = await db
+        .select({ position: i.position })
+        .from(i)
+        .where(eq(i.collectionId, collectionId))
+        .orderBy(desc(i.position))
+        .limit(1);
+      return rows[0]?.position;
+    },
+    async listItemOrder(collectionId) {
+      return db
+        .select({ id: i.id, position: i.position })
+        .from(i)
+        .where(eq(i.collectionId, collectionId))
+        .orderBy(asc(i.position), asc(i.createdAt), asc(i.id));
+    },
+    async setItemPositions(updates) {
+      for (let n = 0; n < updates.length; n += 200) {
+        const chunk = updates.slice(n, n + 200);
+        const cases = sql.join(
+          chunk.map((u) => sql`when ${u.id} then cast(${u.position} as integer)`),
+          sql` `,
+        );
+        await db
+          .update(i)
+          .set({ position: sql`case ${i.id} ${cases} end` })
+          .where(
+            inArray(
+              i.id,
+              chunk.map((u) => u.id),
+            ),
+          );
+      }
     },
   };
 }

@@ -6,6 +6,7 @@ import { type CmsStore, cmsStore } from "./cms.ts";
 import { type DeploymentStore, deploymentStore } from "./deployments.ts";
 import { type IdempotencyStore, idempotencyStore } from "./idempotency.ts";
 import { type LeaseStore, leaseStore } from "./leases.ts";
+import { type MailStore, mailStore } from "./mail.ts";
 import { type OrganizationStore, organizationStore } from "./organizations.ts";
 import { type SourceFileStore, sourceFileStore } from "./source-files.ts";
 import { type WebsiteStore, websiteStore } from "./websites.ts";
@@ -22,6 +23,7 @@ export interface Stores {
   leases: LeaseStore;
   deployments: DeploymentStore;
   cms: CmsStore;
+  mail: MailStore;
 }
 
 /** Binds the stores to a drizzle handle; stores are built lazily, so a unit of work pays only for what it uses. */
@@ -42,5 +44,6 @@ export function bindStores(db: Db, t: Tables): Stores {
     leases: lazy("leases", leaseStore),
     deployments: lazy("deployments", deploymentStore),
     cms: lazy("cms", cmsStore),
+    mail: lazy("mail", mailStore),
   });
 }

@@ -1,0 +1,3 @@
+-- Manual order: existing items get collection-wide positions 1024, 2048, … in creation order (new items go last).
+UPDATE `cms_items` SET `position` = `r`.`rn` * 1024 FROM (SELECT `id`, row_number() OVER (PARTITION BY `collection_id` ORDER BY `created_at`, `position`, `id`) AS `rn` FROM `cms_items`) AS `r` WHERE `cms_items`.`id` = `r`.`id`;--> statement-breakpoint
+CREATE INDEX `cms_items_position_idx` ON `cms_items` (`collection_id`,`position`,`created_at`,`id`);
