@@ -22,6 +22,9 @@ const usage = `sitewright — the website platform for AI agents
   sitewright keys create --role admin|full_editor|content_editor [--website ID ...] [--name N]
                          [--expires-at ISO] [--data-dir D] [--json]
       Creates an API key in the local organization and prints it (one JSON line with --json).
+  sitewright mcp --stdio [--url http://localhost:8787/v1/mcp]
+      Bridges a stdio-only MCP client to the MCP endpoint with the API key in SITEWRIGHT_API_KEY
+      (or SITEWRIGHT_URL for the endpoint). Messages go over stdin/stdout; diagnostics to stderr.
 `;
 
 const sqlitePath = (dataDir: string) => join(resolve(dataDir), "sitewright.db");
@@ -48,7 +51,17 @@ async function dev(args: string[]) {
     `  REST API   ${platform.config.baseUrl}`,
     `  OpenAPI    ${platform.config.baseUrl}/openapi.json`,
   );
-  lines.push(`  MCP        ${platform.config.baseUrl}/mcp`, "");
+  lines.push(`  MCP        ${platform.config.baseUrl}/mcp   (OAuth sign-in, or an API key)`);
+  lines.push(`  Dashboard  ${platform.config.appUrl}/   (sign up, or sign in as ${local.owner.email})`, "");
+  if (local.owner.passwordHash === null) {
+    const { mintPasswordSetupLink } = await import("./accounts/password-reset.ts");
+    const link = await mintPasswordSetupLink(platform, local.owner.id, 24 * 60 * 60 * 1000);
+    lines.push(
+      `  Set the password of ${local.owner.email} (link works once, for 24 hours):`,
+      `    ${link}`,
+      "",
+    );
+  }
   if (local.created) {
     const key = await createKey(platform, local.principal, local.organization.id, {
       role: "admin",
@@ -172,6 +185,20 @@ function shutdownOn(stop: () => Promise<void>) {
   process.on("SIGTERM", handler);
 }
 
+async function mcp(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: { stdio: { type: "boolean", default: false }, url: { type: "string" } },
+  });
+  if (!values.stdio)
+    throw new UsageError("mcp needs --stdio (the HTTP endpoint is served by dev and serve).");
+  const apiKey = process.env.SITEWRIGHT_API_KEY;
+  if (!apiKey) throw new UsageError("Set SITEWRIGHT_API_KEY to an API key for the bridge to send.");
+  const url = values.url ?? process.env.SITEWRIGHT_URL ?? `${defaultConfig().baseUrl}/mcp`;
+  const { runStdioBridge } = await import("./mcp/stdio-bridge.ts");
+  await runStdioBridge({ url, apiKey });
+}
+
 class UsageError extends Error {}
 
 async function main(argv: string[]) {
@@ -185,6 +212,8 @@ async function main(argv: string[]) {
       return migrate(args);
     case "keys":
       return keys(args);
+    case "mcp":
+      return mcp(args);
     case undefined:
     case "help":
     case "--help":

@@ -22,7 +22,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("sitewright CLI", () => {
+describe("sitewright CLI", { timeout: 120_000 }, () => {
   it("keys create --json initializes a fresh data dir and prints one JSON line with the secret", async () => {
     const dir = freshDir();
     const first = await run(
@@ -62,7 +62,7 @@ describe("sitewright CLI", () => {
     children.push(child);
     let output = "";
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`dev did not start: ${output}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`dev did not start: ${output}`)), 60_000);
       child.stdout!.on("data", (chunk) => {
         output += chunk;
         if (output.includes("claude mcp add")) {
@@ -74,6 +74,11 @@ describe("sitewright CLI", () => {
     });
     expect(output).toContain(`http://localhost:${port}/v1`);
     expect(output).toContain(`http://localhost:${port}/v1/mcp`);
+    expect(output).toContain(`Dashboard  http://localhost:${port}/`);
+    const setup = /^\s{4}(http:\/\/localhost:\d+\/password\/reset\?token=[\w-]{43})$/m.exec(output)![1]!;
+    const setupPage = await fetch(setup.replace("localhost", "127.0.0.1"));
+    expect(setupPage.status).toBe(200);
+    expect(await setupPage.text()).toContain("password");
     const key = /^\s{4}([A-Za-z0-9_-]{43})$/m.exec(output)![1]!;
     const res = await fetch(`http://127.0.0.1:${port}/v1/organizations`, {
       headers: { authorization: `Bearer ${key}` },

@@ -114,16 +114,17 @@ describeMatrix(
       expect(names(await q({ search: "STEEL" }))).toEqual(["Hammer"]);
     });
 
-    it("sorts by up to 3 keys with empty values last, and pages sorted results with a cursor", async () => {
+    it("sorts by up to 3 keys with empty values smallest, and pages sorted results with a cursor", async () => {
       const c = await seed();
       const q = (body: Record<string, unknown>) =>
         post(`/collections/${c.id}/items/query`, { websiteId: c.websiteId, ...body });
-      expect(names(await q({ sort: [{ field: "price" }] }))).toEqual([
+      // Empty values are the smallest: first ascending, last descending.
+      expect(names(await q({ sort: [{ field: "price" }, { field: "name" }] }))).toEqual([
+        "Zebra",
         "Apple",
         "Hammer",
         "Élan",
         "hammock",
-        "Zebra",
       ]);
       expect(
         names(

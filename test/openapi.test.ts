@@ -1,5 +1,6 @@
 import { validate } from "@readme/openapi-parser";
 import { expect, it } from "vitest";
+import { isPersonal } from "../src/kernel/capabilities.ts";
 import { restShapeOf } from "../src/rest/openapi.ts";
 import { describeMatrix } from "./support/matrix.ts";
 import { connectMcp } from "./support/mcp.ts";
@@ -77,7 +78,8 @@ describeMatrix(
         );
       }
       const visible = ctx.t.platform.registry.tools.filter(
-        (t) => t.mcp !== false && t.capability.split(".")[0] !== "billing",
+        // an admin key sees everything but owner-only billing and what only signed-in users may call
+        (t) => t.mcp !== false && t.capability.split(".")[0] !== "billing" && !isPersonal(t.capability),
       );
       expect(listed.map((t) => t.name).sort()).toEqual(visible.map((t) => t.mcpName).sort());
     });

@@ -24,6 +24,7 @@ import cmsFieldsCreate from "./cms/fields-create.ts";
 import cmsFieldsDelete from "./cms/fields-delete.ts";
 import cmsFieldsList from "./cms/fields-list.ts";
 import cmsFieldsUpdate from "./cms/fields-update.ts";
+import cmsItemsArchive from "./cms/items-archive.ts";
 import cmsItemsBulkCreate from "./cms/items-bulk-create.ts";
 import cmsItemsBulkDelete from "./cms/items-bulk-delete.ts";
 import cmsItemsBulkUpdate from "./cms/items-bulk-update.ts";
@@ -32,10 +33,21 @@ import cmsItemsDelete from "./cms/items-delete.ts";
 import cmsItemsGet from "./cms/items-get.ts";
 import cmsItemsList from "./cms/items-list.ts";
 import cmsItemsQuery from "./cms/items-query.ts";
+import cmsItemsReorder from "./cms/items-reorder.ts";
 import cmsItemsSetPublished from "./cms/items-set-published.ts";
 import cmsItemsUpdate from "./cms/items-update.ts";
+import organizationsCreate from "./organizations/create.ts";
 import organizationsGet from "./organizations/get.ts";
+import organizationsInvitationsAccept from "./organizations/invitations-accept.ts";
+import organizationsInvitationsCreate from "./organizations/invitations-create.ts";
+import organizationsInvitationsList from "./organizations/invitations-list.ts";
+import organizationsInvitationsResend from "./organizations/invitations-resend.ts";
+import organizationsInvitationsRevoke from "./organizations/invitations-revoke.ts";
 import organizationsList from "./organizations/list.ts";
+import organizationsMembersList from "./organizations/members-list.ts";
+import organizationsMembersRemove from "./organizations/members-remove.ts";
+import organizationsMembersUpdateRole from "./organizations/members-update-role.ts";
+import organizationsUpdate from "./organizations/update.ts";
 import publishingDeploymentEnsure from "./publishing/deployment-ensure.ts";
 import publishingDeploymentsGet from "./publishing/deployments-get.ts";
 import publishingDeploymentsList from "./publishing/deployments-list.ts";
@@ -54,6 +66,10 @@ import sourceCodeLeaseAcquire from "./source-code/lease-acquire.ts";
 import sourceCodeLeaseGet from "./source-code/lease-get.ts";
 import sourceCodeLeaseRelease from "./source-code/lease-release.ts";
 import sourceCodeLeaseRenew from "./source-code/lease-renew.ts";
+import websiteEditorsGrant from "./website-editors/grant.ts";
+import websiteEditorsInvite from "./website-editors/invite.ts";
+import websiteEditorsList from "./website-editors/list.ts";
+import websiteEditorsRevoke from "./website-editors/revoke.ts";
 import websitesCreate from "./websites/create.ts";
 import websitesDelete from "./websites/delete.ts";
 import websitesGet from "./websites/get.ts";
@@ -63,6 +79,20 @@ import websitesUpdate from "./websites/update.ts";
 export const tools: readonly Tool[] = [
   organizationsList,
   organizationsGet,
+  organizationsCreate,
+  organizationsUpdate,
+  organizationsMembersList,
+  organizationsMembersUpdateRole,
+  organizationsMembersRemove,
+  organizationsInvitationsCreate,
+  organizationsInvitationsList,
+  organizationsInvitationsRevoke,
+  organizationsInvitationsResend,
+  organizationsInvitationsAccept,
+  websiteEditorsList,
+  websiteEditorsGrant,
+  websiteEditorsRevoke,
+  websiteEditorsInvite,
   websitesList,
   websitesCreate,
   websitesGet,
@@ -112,6 +142,8 @@ export const tools: readonly Tool[] = [
   cmsItemsBulkCreate,
   cmsItemsBulkUpdate,
   cmsItemsBulkDelete,
+  cmsItemsArchive,
+  cmsItemsReorder,
   billingAiCreditTierPreviewChange,
   billingAiCreditTierUpdate,
   billingPlanCheckoutChange,

@@ -2,6 +2,8 @@ import type { ApiKeyRecord } from "../db/stores/api-keys.ts";
 import type { Role } from "../kernel/capabilities.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { Principal } from "../kernel/principal.ts";
+import { ACCESS_TOKEN_PREFIX } from "../oauth/settings.ts";
+import { checkAccessToken, isAccessTokenShaped } from "../oauth/tokens.ts";
 import type { Platform } from "../platform.ts";
 import { hashSecret, isSecretShaped } from "./secrets.ts";
 
@@ -35,7 +37,12 @@ const unauthorized = (message: string) =>
  * Authenticates an API request. Repeated failures from one IP are throttled (429) before any key is looked
  * up; every lookup reads the database, so a rotation or revocation applies on the next request on every node.
  */
-export async function authenticate(platform: Platform, request: Request, ip: string): Promise<Principal> {
+export async function authenticate(
+  platform: Platform,
+  request: Request,
+  ip: string,
+  options: AuthenticateOptions = {},
+): Promise<Principal> {
   const limiter = platform.db.rateLimiter;
   const bucketKey = `auth-failures:${ip}`;
   const gate = await limiter.take(bucketKey, platform.config.authFailureBucket, 0);
@@ -46,14 +53,24 @@ export async function authenticate(platform: Platform, request: Request, ip: str
     });
   }
   try {
-    return await principalOf(platform, request);
+    return await principalOf(platform, request, options);
   } catch (error) {
     await limiter.take(bucketKey, platform.config.authFailureBucket, 1);
     throw error;
   }
 }
 
-async function principalOf(platform: Platform, request: Request): Promise<Principal> {
+/** Where a credential is presented: only the MCP endpoint accepts OAuth access tokens (for its resource). */
+export interface AuthenticateOptions {
+  /** The resource OAuth access tokens must be bound to; without it they are refused (the REST API). */
+  oauthResource?: string;
+}
+
+async function principalOf(
+  platform: Platform,
+  request: Request,
+  options: AuthenticateOptions,
+): Promise<Principal> {
   const cookie = request.headers.get("cookie");
   if (cookie && new RegExp(`(^|;\\s*)${SESSION_COOKIE}=`).test(cookie)) {
     throw unauthorized(
@@ -65,10 +82,38 @@ async function principalOf(platform: Platform, request: Request): Promise<Princi
   const match = /^Bearer[ ]+(\S+)$/i.exec(header.trim());
   if (!match) throw unauthorized("Malformed Authorization header; expected 'Bearer <API key>'.");
   const secret = match[1]!;
+  if (secret.startsWith(ACCESS_TOKEN_PREFIX)) return principalOfAccessToken(platform, secret, options);
   if (!isSecretShaped(secret)) throw unauthorized("Malformed API key.");
   const key = await platform.db.read((stores) => stores.apiKeys.findBySecretHash(hashSecret(secret)));
   if (!key) throw unauthorized("Unknown API key.");
   if (key.revokedAt !== null) throw unauthorized("This API key has been revoked.");
   if (key.expiresAt !== null && key.expiresAt <= Date.now()) throw unauthorized("This API key has expired.");
   return principalOfKey(key);
+}
+
+/** Grants' last use is recorded at most once a minute. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+/** An OAuth access token: valid only on the MCP endpoint, for its resource, as the user's current grants. */
+async function principalOfAccessToken(
+  platform: Platform,
+  token: string,
+  options: AuthenticateOptions,
+): Promise<Principal> {
+  if (!options.oauthResource) {
+    throw unauthorized(
+      "OAuth access tokens are accepted only by the MCP endpoint ({base_url}/mcp); the REST API needs an API key.",
+    );
+  }
+  if (!isAccessTokenShaped(token)) throw unauthorized("Malformed access token.");
+  const now = Date.now();
+  const resource = options.oauthResource;
+  const check = await platform.db.read((stores) => checkAccessToken(stores, token, resource, now));
+  if (!check.ok) throw unauthorized(check.reason);
+  if (check.grant.lastUsedAt === null || check.grant.lastUsedAt < now - TOUCH_INTERVAL_MS) {
+    await platform.db.transaction((stores) =>
+      stores.oauth.touchGrant(check.grant.id, now, TOUCH_INTERVAL_MS),
+    );
+  }
+  return check.principal;
 }

@@ -5,12 +5,15 @@ import type { WebsiteRecord } from "../db/stores/websites.ts";
 import { type Capability, grantHolds } from "./capabilities.ts";
 import { ApiError, notFound } from "./errors.ts";
 import { isIdShaped } from "./ids.ts";
-import { type Grant, grantFor, grantReachesWebsite, type Principal } from "./principal.ts";
+import { bestGrant, type Grant, grantsIn, grantsOnWebsite, type Principal } from "./principal.ts";
 
 /**
  * Scope checks, per the spec's table: a website outside the principal's reach is `not_found` (existence never
  * leaks); an existing organization without a grant is `forbidden`; an unknown one `not_found`.
  * Every check records what it resolved, for the operation's audit entry.
+ * A user may hold several grants in one organization (a membership and website editor grants): a website is
+ * reached when any of them reaches it, with the highest of those roles; organization-level operations need an
+ * organization-wide grant (the capability table's `organizationWide`).
  */
 export interface Access {
   organization(organizationId: string): Promise<OrganizationRecord>;
@@ -33,39 +36,37 @@ export function createAccess(principal: Principal, capability: Capability, store
   return {
     resolved,
     grantIn(organizationId) {
-      const grant = grantFor(principal, organizationId);
-      return grant && holds(grant) ? grant : undefined;
+      return bestGrant(grantsIn(principal, organizationId).filter(holds));
     },
     async organization(organizationId) {
       const org = isIdShaped(organizationId) ? await stores.organizations.get(organizationId) : undefined;
       if (!org) throw notFound("Organization", organizationId);
-      const grant = grantFor(principal, organizationId);
-      if (!grant) {
+      const grants = grantsIn(principal, organizationId);
+      if (grants.length === 0) {
         throw new ApiError("forbidden", `This credential has no grant on organization '${organizationId}'.`, {
           suggestion: "Call {{organizations.list}} to see the organizations this credential can access.",
         });
       }
-      if (!holds(grant)) throw forbidden();
+      if (!grants.some(holds)) throw forbidden();
       resolved.organizationId = org.id;
       return org;
     },
     async website(websiteId) {
       const website = isIdShaped(websiteId) ? await stores.websites.get(websiteId) : undefined;
-      const grant = website && grantFor(principal, website.organizationId);
-      if (!website || !grant || !grantReachesWebsite(grant, website.id)) {
+      const grants = website ? grantsOnWebsite(principal, website.organizationId, website.id) : [];
+      if (!website || grants.length === 0) {
         throw new ApiError("not_found", `Website '${websiteId}' was not found.`, {
           suggestion: "Call {{websites.list}} to see the websites this credential can access.",
         });
       }
-      if (!holds(grant)) throw forbidden();
+      if (!grants.some(holds)) throw forbidden();
       resolved.organizationId = website.organizationId;
       resolved.websiteId = website.id;
       return website;
     },
     async apiKey(apiKeyId) {
       const key = isIdShaped(apiKeyId) ? await stores.apiKeys.get(apiKeyId) : undefined;
-      const grant = key && grantFor(principal, key.organizationId);
-      if (!key || !grant || !holds(grant)) throw notFound("API key", apiKeyId);
+      if (!key || !grantsIn(principal, key.organizationId).some(holds)) throw notFound("API key", apiKeyId);
       resolved.organizationId = key.organizationId;
       return key;
     },

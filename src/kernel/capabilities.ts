@@ -15,16 +15,33 @@ const rank: Record<Role, number> = { content_editor: 1, full_editor: 2, admin: 3
 interface CapabilityRule {
   role: Role;
   organizationWide?: boolean;
+  /** Held by every signed-in user (a `user` principal) without any grant, and never by keys or tokens. */
+  personal?: boolean;
 }
 
 const content: CapabilityRule = { role: "content_editor" };
 const full: CapabilityRule = { role: "full_editor" };
 const admin: CapabilityRule = { role: "admin", organizationWide: true };
 const owner: CapabilityRule = { role: "owner", organizationWide: true };
+const personal: CapabilityRule = { role: "content_editor", personal: true };
 
 export const capabilities = {
   "organizations.list": content,
   "organizations.get": content,
+  "organizations.create": personal,
+  "organizations.update": admin,
+  "organizations.members.list": admin,
+  "organizations.members.updateRole": admin,
+  "organizations.members.remove": admin,
+  "organizations.invitations.create": admin,
+  "organizations.invitations.list": admin,
+  "organizations.invitations.revoke": admin,
+  "organizations.invitations.resend": admin,
+  "organizations.invitations.accept": personal,
+  "websiteEditors.list": admin,
+  "websiteEditors.grant": admin,
+  "websiteEditors.revoke": admin,
+  "websiteEditors.invite": admin,
   "websites.list": content,
   "websites.get": content,
   "websites.update": full,
@@ -74,6 +91,8 @@ export const capabilities = {
   "cms.items.bulkCreate": content,
   "cms.items.bulkUpdate": content,
   "cms.items.bulkDelete": content,
+  "cms.items.archive": content,
+  "cms.items.reorder": content,
   "billing.state.get": owner,
   "billing.plan.previewChange": owner,
   "billing.plan.checkoutChange": owner,
@@ -85,6 +104,16 @@ export const capabilities = {
 } as const satisfies Record<string, CapabilityRule>;
 
 export type Capability = keyof typeof capabilities;
+
+/** A role's place in content_editor < full_editor < admin < owner (1 to 4). */
+export function roleRank(role: Role): number {
+  return rank[role];
+}
+
+/** Whether the capability belongs to every signed-in user rather than to grants (creating an organization). */
+export function isPersonal(capability: Capability): boolean {
+  return (capabilities[capability] as CapabilityRule).personal === true;
+}
 
 /** Whether `role` holds `capability` (ignoring the grant's kind). */
 export function roleHolds(role: Role, capability: Capability): boolean {

@@ -19,6 +19,12 @@ export interface ToolContext<P = undefined> {
   now: number;
   /** What the tool's `prepare` returned (undefined for tools without one). */
   prepared: P;
+  /**
+   * Runs `work` once the handler's unit of work has committed (never when it fails or rolls back), before the
+   * response: mail that must not go out for an invitation that was never stored. A failure there is logged,
+   * not thrown: the operation already happened.
+   */
+  afterCommit(work: () => Promise<void>): void;
 }
 
 /**

@@ -41,3 +41,34 @@ export function page<T extends { id: string }, R>(
     nextCursor: more && last ? encodeCursor({ createdAt: createdAtOf(last), id: last.id }) : null,
   };
 }
+
+/**
+ * Encodes a keyset position of any sort order (the sort key values, then the id) as an opaque cursor; `tag`
+ * names the order, so a cursor is refused by a query with another order.
+ */
+export function encodeKeyset(values: readonly unknown[], tag: string): string {
+  return Buffer.from(JSON.stringify({ t: tag, k: values })).toString("base64url");
+}
+
+/** Decodes a cursor from `encodeKeyset` for the same order (`tag`, `length` values), else a `validation` error. */
+export function decodeKeyset(cursor: string, tag: string, length: number): unknown[] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    const keys = value?.k;
+    if (
+      value?.t === tag &&
+      Array.isArray(keys) &&
+      keys.length === length &&
+      keys.every((k: unknown) => k === null || typeof k === "string" || Number.isFinite(k))
+    ) {
+      return keys;
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw new ApiError(
+    "validation",
+    "cursor: not a cursor of this query; pass nextCursor unchanged with the same sort and search.",
+    { suggestion: "Omit cursor to start from the first page." },
+  );
+}

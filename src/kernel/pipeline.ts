@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Stores } from "../db/stores/index.ts";
 import type { Platform } from "../platform.ts";
 import { type Access, createAccess } from "./access.ts";
-import { grantHolds } from "./capabilities.ts";
+import { grantHolds, isPersonal } from "./capabilities.ts";
 import type { ToolContext, Transport } from "./context.ts";
 import type { Tool } from "./define-tool.ts";
 import { ApiError, toApiError } from "./errors.ts";
@@ -21,6 +21,7 @@ const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Whether `principal` could call `tool` somewhere (what `tools/list` shows and the 403 check enforces). */
 export function canCall(principal: Principal, tool: Tool): boolean {
   if (principal.readOnly && !tool.annotations.readOnly) return false;
+  if (isPersonal(tool.capability)) return principal.type === "user";
   return principal.grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.capability));
 }
 
@@ -48,6 +49,15 @@ export async function callTool(
 async function run(platform: Platform, tool: Tool, rawInput: unknown, call: CallOptions): Promise<unknown> {
   const { principal } = call;
   if (!canCall(principal, tool)) {
+    if (isPersonal(tool.capability)) {
+      throw new ApiError(
+        "forbidden",
+        `${tool.operationId} can only be called by a signed-in user, not with an API key or an OAuth token.`,
+        {
+          suggestion: "Sign in to the dashboard and do this there (or through its same-origin API).",
+        },
+      );
+    }
     throw new ApiError("forbidden", `This credential's role does not include ${tool.capability}.`, {
       suggestion: "Use a key whose role covers this operation, or ask an organization admin for one.",
     });
@@ -67,6 +77,14 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
   const input = parseInput(tool.input, rawInput ?? {}) as Record<string, unknown>;
   const now = Date.now();
   let prepared: unknown;
+  const committed: (() => Promise<void>)[] = [];
+  const afterCommit = async () => {
+    for (const work of committed.splice(0)) {
+      await work().catch((error) =>
+        platform.log.error(`${tool.operationId} after-commit work failed`, error),
+      );
+    }
+  };
   const context = (stores: Stores, access: Access): ToolContext<unknown> => ({
     principal,
     stores,
@@ -76,6 +94,7 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
     transport: call.transport,
     now,
     prepared,
+    afterCommit: (work) => void committed.push(work),
   });
   const scoped = async (stores: Stores) => {
     const access = createAccess(principal, tool.capability, stores);
@@ -111,7 +130,9 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
     const output = await platform.db.read(async (stores) =>
       tool.handler(input, context(stores, await scoped(stores))),
     );
-    return tool.output.parse(output);
+    const parsed = tool.output.parse(output);
+    await afterCommit();
+    return parsed;
   }
 
   const idempotency =
@@ -121,7 +142,8 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
   if (idempotency?.replay) return idempotency.response;
   try {
     await prepare();
-    return await platform.db.transaction(async (stores) => {
+    const result = await platform.db.transaction(async (stores) => {
+      committed.length = 0; // a retried unit of work starts over
       const access = await scoped(stores);
       resolved = access.resolved;
       const output = tool.output.parse(await tool.handler(input, context(stores, access)));
@@ -129,6 +151,8 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
       if (idempotency) await stores.idempotency.complete(idempotency.key, output);
       return output;
     });
+    await afterCommit();
+    return result;
   } catch (error) {
     const failure = toApiError(error);
     if (idempotency) await platform.db.transaction((stores) => stores.idempotency.release(idempotency.key));

@@ -1,4 +1,4 @@
-import type { Role } from "./capabilities.ts";
+import { type Role, roleRank } from "./capabilities.ts";
 
 /**
  * What a principal may reach in one organization: the role, and either the whole organization
@@ -29,8 +29,32 @@ export interface Principal {
   readOnly?: boolean;
 }
 
+/**
+ * The principal's main grant in an organization: its organization-wide grant when it has one, else its
+ * highest website-limited grant. A user may hold several grants in one organization (a membership plus
+ * website editor grants); API keys hold one.
+ */
 export function grantFor(principal: Principal, organizationId: string): Grant | undefined {
-  return principal.grants.find((grant) => grant.organizationId === organizationId);
+  return bestGrant(grantsIn(principal, organizationId));
+}
+
+/** Every grant the principal holds in an organization. */
+export function grantsIn(principal: Principal, organizationId: string): Grant[] {
+  return principal.grants.filter((grant) => grant.organizationId === organizationId);
+}
+
+/** Organization-wide grants first, then the highest role. */
+export function bestGrant(grants: readonly Grant[]): Grant | undefined {
+  const score = (g: Grant) => (g.websiteIds === undefined ? 10 : 0) + roleRank(g.role);
+  return grants.reduce<Grant | undefined>(
+    (best, g) => (!best || score(g) > score(best) ? g : best),
+    undefined,
+  );
+}
+
+/** The grants of the principal that reach a website of an organization (their highest role is the effective one). */
+export function grantsOnWebsite(principal: Principal, organizationId: string, websiteId: string): Grant[] {
+  return grantsIn(principal, organizationId).filter((grant) => grantReachesWebsite(grant, websiteId));
 }
 
 export function grantReachesWebsite(grant: Grant, websiteId: string): boolean {

@@ -5,11 +5,16 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { authenticate } from "../auth/authenticate.ts";
+import type { Tool } from "../kernel/define-tool.ts";
 import { ApiError, toApiError } from "../kernel/errors.ts";
+import { canCall } from "../kernel/pipeline.ts";
+import type { Principal } from "../kernel/principal.ts";
+import { resourceMetadataUrlOf, resourceOf, SCOPE_ALL } from "../oauth/settings.ts";
 import type { Platform } from "../platform.ts";
 import { errorResponse, readBodyText } from "../rest/http.ts";
 import { fastToolsCall } from "./fast-call.ts";
 import { type CallerInfo, mcpServerFactory, toolCaller } from "./server-factory.ts";
+import { mcpTools } from "./tool-list.ts";
 
 /**
  * The MCP endpoint (Streamable HTTP, stateless, any node answers any request). The body is read and parsed
@@ -27,6 +32,16 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     onerror: (error) => platform.log.error("mcp", error.message),
   });
   const nameOperation = (id: string) => platform.registry.nameFor("mcp", id);
+  const byName = new Map(mcpTools(platform.registry.tools).map(({ tool }) => [tool.mcpName, tool]));
+
+  /** A `tools/call` of an existing tool the OAuth principal may not call: answered 403 insufficient_scope. */
+  const toolBeyondGrant = (principal: Principal, body: unknown) => {
+    if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
+    const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+    if (method !== "tools/call" || typeof params?.name !== "string") return undefined;
+    const tool = byName.get(params.name);
+    return tool && !canCall(principal, tool) ? tool : undefined;
+  };
 
   async function serveLegacy(request: Request, body: unknown, caller: CallerInfo, authInfo: object) {
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -47,7 +62,7 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
           { status: 405, headers: { Allow: "POST" } },
         );
       }
-      const principal = await authenticate(platform, request, ip);
+      const principal = await authenticate(platform, request, ip, { oauthResource: resourceOf(platform) });
       const caller: CallerInfo = { principal, requestId };
       const authInfo = {
         token: "",
@@ -57,6 +72,8 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
       };
       const text = await readBodyText(request, platform.config.maxBodyBytes);
       const body = parseJson(text);
+      const beyond = principal.type === "oauth_token" ? toolBeyondGrant(principal, body) : undefined;
+      if (beyond) return insufficientScope(platform, beyond);
       if (body === undefined || !isJsonContentType(request.headers.get("content-type"))) {
         const raw = new Request(request.url, { method: "POST", headers: request.headers, body: text });
         return await entry.fetch(raw, { authInfo });
@@ -71,11 +88,35 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     } catch (error) {
       const failure = toApiError(error);
       const response = errorResponse(failure, nameOperation);
-      if (failure.kind === "unauthorized")
-        response.headers.set("WWW-Authenticate", 'Bearer realm="sitewright"');
+      if (failure.kind === "unauthorized") {
+        const presented = request.headers.has("authorization") ? ', error="invalid_token"' : "";
+        response.headers.set(
+          "WWW-Authenticate",
+          `Bearer resource_metadata="${resourceMetadataUrlOf(platform)}", scope="${SCOPE_ALL}"${presented}`,
+        );
+      }
       return response;
     }
   };
+}
+
+/**
+ * HTTP 403 for a tool the OAuth consent does not cover (tools/list never shows it): the scope it needs, so a
+ * client can ask the user for a wider consent (step-up authorization).
+ */
+function insufficientScope(platform: Platform, tool: Tool): Response {
+  const scope = tool.annotations.readOnly ? "mcp:read" : SCOPE_ALL;
+  const response = errorResponse(
+    new ApiError("forbidden", `This connection's consent does not cover ${tool.mcpName}.`, {
+      suggestion:
+        "Reconnect and grant write access (or the organization and websites this tool needs); tools/list shows what this connection can call.",
+    }),
+  );
+  response.headers.set(
+    "WWW-Authenticate",
+    `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrlOf(platform)}", error_description="The consent does not cover ${tool.mcpName}"`,
+  );
+  return response;
 }
 
 function parseJson(text: string): unknown {

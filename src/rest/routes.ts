@@ -1,9 +1,10 @@
-import type { H3 } from "h3";
+import type { H3, H3Event } from "h3";
 import { getRouterParams } from "h3";
 import { authenticate } from "../auth/authenticate.ts";
 import { ApiError, toApiError } from "../kernel/errors.ts";
 import { jsonSchemasOf, pathParamsOf } from "../kernel/json-schema.ts";
 import { callTool } from "../kernel/pipeline.ts";
+import type { Principal } from "../kernel/principal.ts";
 import type { Platform } from "../platform.ts";
 import { errorResponse, json, queryInput, readJsonObject } from "./http.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -17,13 +18,39 @@ export function registerRestRoutes(app: H3, platform: Platform): void {
     () => new Response(document, { headers: { "content-type": "application/json" } }),
   );
 
+  registerOperationRoutes(app, platform, "/v1", (event) =>
+    authenticate(platform, event.req, clientIp(event, platform)),
+  );
+
+  app.all("/v1/**", (event) =>
+    errorResponse(
+      new ApiError("not_found", `No operation at ${event.req.method} ${event.url.pathname}.`, {
+        suggestion: "See GET /v1/openapi.json for every operation, its method and path.",
+      }),
+    ),
+  );
+}
+
+/** Resolves a request's principal, or throws the ApiError to answer with (401, 403, 429). */
+export type Authenticator = (event: H3Event) => Promise<Principal>;
+
+/**
+ * One route per tool under `prefix` (its REST path and method), each authenticated by `authenticator` and
+ * run through the one pipeline. REST uses it with API keys; the app host's same-origin API with the session.
+ */
+export function registerOperationRoutes(
+  app: H3,
+  platform: Platform,
+  prefix: string,
+  authenticator: Authenticator,
+): void {
   for (const tool of platform.registry.tools) {
-    const route = `/v1${tool.http.path.replace(/\{(\w+)\}/g, ":$1")}`;
+    const route = `${prefix}${tool.http.path.replace(/\{(\w+)\}/g, ":$1")}`;
     const pathParams = pathParamsOf(tool.http.path);
     const { input: schema } = jsonSchemasOf(tool);
     app.on(tool.http.method, route, async (event) => {
       try {
-        const principal = await authenticate(platform, event.req, clientIp(event, platform));
+        const principal = await authenticator(event);
         const input =
           tool.http.method === "GET"
             ? queryInput(event.url.searchParams, schema)
@@ -49,12 +76,4 @@ export function registerRestRoutes(app: H3, platform: Platform): void {
       }
     });
   }
-
-  app.all("/v1/**", (event) =>
-    errorResponse(
-      new ApiError("not_found", `No operation at ${event.req.method} ${event.url.pathname}.`, {
-        suggestion: "See GET /v1/openapi.json for every operation, its method and path.",
-      }),
-    ),
-  );
 }

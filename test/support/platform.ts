@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import type { H3 } from "h3";
+import { loadUserPrincipal } from "../../src/auth/users.ts";
 import { fsBlobStore } from "../../src/blobs/index.ts";
+import { newId } from "../../src/kernel/ids.ts";
 import { callTool } from "../../src/kernel/pipeline.ts";
 import type { Principal } from "../../src/kernel/principal.ts";
 import { createPlatform, type Platform, type PlatformConfig } from "../../src/platform.ts";
@@ -41,6 +43,13 @@ export interface TestPlatform {
   ): Promise<{ id: string; slug: string; organizationId: string }>;
   /** A second organization with its own owner, for cross-organization tests. */
   createOrganization(name: string): Promise<LocalOwner>;
+  /** A new user (no password), optionally a member of an organization with `role`. */
+  createUser(
+    email: string,
+    membership?: { organizationId: string; role: string },
+  ): Promise<{ id: string; email: string; name: string }>;
+  /** Runs an operation in-process as a signed-in user, with their principal as the database says now. */
+  callAsUser(userId: string, operationId: string, input: unknown): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -93,6 +102,26 @@ export async function createTestPlatform(
         );
         return { ...(await ownerOf(stores, organization)), created: true };
       }),
+    createUser: (email, membership) =>
+      database.db.transaction(async (stores) => {
+        const user = {
+          id: newId(),
+          email,
+          name: email.split("@")[0]!,
+          passwordHash: null,
+          createdAt: Date.now(),
+        };
+        await stores.organizations.insertUser(user);
+        if (membership)
+          await stores.organizations.insertMembership({
+            ...membership,
+            userId: user.id,
+            createdAt: Date.now(),
+          });
+        return user;
+      }),
+    callAsUser: async (userId, operationId, input) =>
+      call(operationId, input, (await database.db.read((stores) => loadUserPrincipal(stores, userId)))!),
     close: () => database.dispose(),
   };
 }

@@ -1,69 +1,57 @@
 import { z } from "zod";
 import { defineTool } from "../../src/kernel/define-tool.ts";
-import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
-import { optionsOf } from "../../src/services/cms/fields.ts";
-import {
-  buildFieldSettings,
-  type FieldSpec,
-  loadField,
-  projectField,
-} from "../../src/services/cms/service.ts";
-import { field, fieldUpdate } from "./schemas.ts";
+import { loadField, projectField, updateField } from "../../src/services/cms/service.ts";
+import { FIELD_TYPES, field, fieldUpdate } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.fields.update",
   group: "CMS fields",
   title: "Update a field",
   description:
-    "Changes a field's name, help text, required, unique, default, validations, validValues, integer or position; omitted settings stay. key and type are fixed (to change the type, add a new field, copy the values with cms_items_update, delete the old one). Existing values are not rewritten: tightened rules apply on each item's next edit or publish.",
+    "Changes a field's name, help text, required, unique, default, validations, validValues, integer, position or type; omitted settings stay, key is fixed. Turning required on needs a value on every item, turning unique on needs distinct values (else conflict naming the item and value). A new type converts every item's draft and published values where the conversion is defined (text ↔ longText/richText/email/url/option/slug/date…, number ↔ text, date ↔ dateTime, option ↔ multiOption and image ↔ images when lists hold at most one value, reference ↔ references, anything ↔ json) and each converted value must fit the new type and rules; the first value that does not convert refuses the whole change (conflict naming the item and the value), unless force: true clears such values. A pair without a conversion is a validation error listing the types this field can change to. All or nothing. Other tightened rules (validations, validValues) are not re-checked: they apply on each item's next edit or publish. Converted items reach the live site on the next website_source_code_head_publish.",
   input: fieldUpdate
-    .extend({ websiteId: fields.websiteId(), fieldId: z.string().min(1).describe("Id of the field.") })
+    .extend({
+      websiteId: fields.websiteId(),
+      fieldId: z.string().min(1).describe("Id of the field."),
+      type: z
+        .enum(FIELD_TYPES)
+        .optional()
+        .describe(
+          "New type; existing values are converted (see the description and docs/cms.md for the conversions). Settings of the old type that do not apply to the new one (validations, validValues, integer) are dropped; pass validValues when changing to option or multiOption.",
+        ),
+      force: z
+        .boolean()
+        .optional()
+        .describe(
+          "With a new type: clear values that do not convert instead of refusing (default false). A required field's draft values are never cleared.",
+        ),
+    })
     .strict(),
-  output: field,
+  output: field.extend({
+    conversion: z
+      .object({
+        itemsUpdated: z
+          .number()
+          .int()
+          .describe("Items whose stored values changed (each gets a new version)."),
+        valuesCleared: z.number().int().describe("Values cleared because they did not convert (force)."),
+      })
+      .optional()
+      .describe("Present when the type changed."),
+  }),
   capability: "cms.fields.update",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   cost: "standard",
   http: { method: "PATCH", path: "/cms/fields/{fieldId}" },
   async handler(input, ctx) {
     const { field: current } = await loadField(ctx.stores, input.websiteId, input.fieldId);
-    if (input.type !== undefined && input.type !== current.type) {
-      throw new ApiError(
-        "validation",
-        `type: field '${current.key}' is ${current.type}; a field's type cannot change, and existing values are not converted.`,
-        {
-          suggestion:
-            "Add a field of the new type with {{cms.fields.create}}, copy the values with {{cms.items.bulkUpdate}}, then delete this field with {{cms.fields.delete}}.",
-        },
-      );
-    }
-    const options = optionsOf(current);
-    const spec: FieldSpec = {
-      key: current.key,
-      name: input.name ?? current.name,
-      type: current.type as FieldSpec["type"],
-      helpText: input.helpText ?? current.helpText,
-      required: input.required ?? current.required,
-      unique: input.unique ?? current.unique,
-      defaultValue: input.defaultValue !== undefined ? input.defaultValue : current.defaultValue,
-      validations: input.validations ?? (current.validations as FieldSpec["validations"]),
-      validValues: input.validValues ?? options.validValues,
-      referenceCollectionId: options.collectionId,
-      integer: input.integer ?? options.integer,
+    const result = await updateField(ctx.stores, input.websiteId, current, input, ctx.now);
+    return {
+      ...projectField(result.field),
+      ...(result.field.type !== current.type
+        ? { conversion: { itemsUpdated: result.itemsUpdated, valuesCleared: result.valuesCleared } }
+        : {}),
     };
-    const settings = await buildFieldSettings(ctx.stores, input.websiteId, spec, "");
-    const patch = {
-      name: spec.name,
-      helpText: spec.helpText ?? "",
-      required: spec.required ?? false,
-      unique: spec.unique ?? false,
-      defaultValue: settings.defaultValue,
-      validations: settings.validations,
-      options: settings.options,
-      position: input.position ?? current.position,
-      updatedAt: ctx.now,
-    };
-    await ctx.stores.cms.updateField(current.id, patch);
-    return projectField({ ...current, ...patch });
   },
 });

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
-import { compileQuery, runQuery } from "../../src/services/cms/query.ts";
+import { compileQuery } from "../../src/services/cms/query.ts";
+import { runQuery } from "../../src/services/cms/query-run.ts";
 import { loadCollection, projectItem } from "../../src/services/cms/service.ts";
-import { status } from "./items-shared.ts";
+import { archived, status } from "./query-schemas.ts";
 import { collectionId, item } from "./schemas.ts";
 
 export default defineTool({
@@ -11,12 +12,13 @@ export default defineTool({
   group: "CMS items",
   title: "List a collection's items",
   description:
-    "Lists a collection's items in creation order, with draft values (values), published values and status. status narrows to draft or published items. For filters, sort and search use cms_items_query.",
+    "Lists a collection's items in creation order, with draft values (values), published values and status. status narrows to draft or published items; archived items are left out unless archived says otherwise. For filters, sort, search and included references use cms_items_query.",
   input: z
     .object({
       websiteId: fields.websiteId(),
       collectionId: collectionId(),
       status,
+      archived,
       cursor: fields.cursor(),
       limit: fields.limit(),
     })
@@ -29,9 +31,8 @@ export default defineTool({
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
     const fieldList = await ctx.stores.cms.listFields(collection.id);
-    const query = compileQuery(fieldList, { status: input.status });
-    const items = await ctx.stores.cms.listItems(collection.id, { published: input.status === "published" });
-    const page = runQuery(items, query, 0, { cursor: input.cursor, limit: input.limit });
+    const query = compileQuery(collection.id, fieldList, { status: input.status, archived: input.archived });
+    const page = await runQuery(ctx.stores, query, { cursor: input.cursor, limit: input.limit });
     return { items: page.items.map((row) => projectItem(row, fieldList)), nextCursor: page.nextCursor };
   },
 });

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
-import { compileQuery, runQuery } from "../../src/services/cms/query.ts";
+import { compileQuery } from "../../src/services/cms/query.ts";
+import { fieldsByCollection, includedItems, runQuery } from "../../src/services/cms/query-run.ts";
 import { loadCollection, projectItem } from "../../src/services/cms/service.ts";
-import { filter, sort, status } from "./items-shared.ts";
+import { archived, filter, include, sort, status } from "./query-schemas.ts";
 import { collectionId, item } from "./schemas.ts";
 
 export default defineTool({
@@ -11,12 +12,13 @@ export default defineTool({
   group: "CMS items",
   title: "Query a collection's items",
   description:
-    "Finds items with filters (and/or of eq, ne, lt, lte, gt, gte, in, notIn, contains, startsWith, isNull), up to 3 sort keys and search (case-insensitive substring over text, longText and richText fields), with cursor pages. Filters, sort and search read draft values, or published values when status is published. An unknown field or an operator that does not fit the field's type is a validation error listing validValues. Results are identical on every database.",
+    "Finds items with filters (and/or of eq, ne, lt, lte, gt, gte, in, notIn, contains, startsWith, isNull), up to 3 sort keys, full-text search over text, longText and richText fields (results by relevance unless sort is given), and cursor pages; include returns the items that reference fields point to. Filters, sort and search read draft values, or published values when status is published; archived items are left out unless archived says otherwise. eq/in and sort are exact and case-sensitive (code point order); contains/startsWith ignore case. An unknown field or an operator that does not fit the field's type is a validation error listing validValues. Results are identical on every database.",
   input: z
     .object({
       websiteId: fields.websiteId(),
       collectionId: collectionId(),
       status,
+      archived,
       filter: filter.optional(),
       sort: sort.optional(),
       search: z
@@ -24,12 +26,20 @@ export default defineTool({
         .min(1)
         .max(200)
         .optional()
-        .describe("Text to find in text fields (case-insensitive)."),
+        .describe(
+          "Words to find in text, longText and richText fields (case and accents ignored; each word matches words starting with it; every word must match). Without sort, the best matches come first.",
+        ),
+      include: include.optional(),
       cursor: fields.cursor(),
       limit: fields.limit(),
     })
     .strict(),
-  output: listOf(item),
+  output: listOf(item).extend({
+    included: z
+      .record(z.string(), item)
+      .optional()
+      .describe("With include: the referenced items, by id (each once, however many items point to it)."),
+  }),
   capability: "cms.items.query",
   annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   cost: "standard",
@@ -37,17 +47,22 @@ export default defineTool({
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
     const fieldList = await ctx.stores.cms.listFields(collection.id);
-    const query = compileQuery(fieldList, {
-      status: input.status,
-      filter: input.filter,
-      sort: input.sort,
-      search: input.search,
-    });
-    const items = await ctx.stores.cms.listItems(collection.id, { published: input.status === "published" });
-    const page = runQuery(items, query, input.sort?.length ?? 0, {
-      cursor: input.cursor,
-      limit: input.limit,
-    });
-    return { items: page.items.map((row) => projectItem(row, fieldList)), nextCursor: page.nextCursor };
+    const query = compileQuery(collection.id, fieldList, input);
+    const page = await runQuery(ctx.stores, query, { cursor: input.cursor, limit: input.limit });
+    const items = page.items.map((row) => projectItem(row, fieldList));
+    if (!input.include) return { items, nextCursor: page.nextCursor };
+    const found = await includedItems(
+      ctx.stores,
+      collection,
+      fieldList,
+      page.items,
+      input.include,
+      input.status,
+    );
+    const fieldsOf = await fieldsByCollection(ctx.stores, found.values());
+    const included = Object.fromEntries(
+      [...found].map(([id, row]) => [id, projectItem(row, fieldsOf.get(row.collectionId) ?? [])]),
+    );
+    return { items, nextCursor: page.nextCursor, included };
   },
 });

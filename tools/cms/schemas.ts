@@ -65,7 +65,7 @@ export const fieldInput = z
     type: z
       .enum(FIELD_TYPES)
       .describe(
-        "text (one line), longText, richText (Markdown; items also carry its safe HTML), number, boolean, date (YYYY-MM-DD), dateTime (ISO 8601), option, multiOption, email, url, phone, color (#rrggbb), image / images / file (asset id or http(s) URL), videoUrl, reference / references (item ids of referenceCollectionId), slug, json. Fixed once created.",
+        "text (one line), longText, richText (Markdown; items also carry its safe HTML), number, boolean, date (YYYY-MM-DD), dateTime (ISO 8601), option, multiOption, email, url, phone, color (#rrggbb), image / images / file (asset id or http(s) URL), videoUrl, reference / references (item ids of referenceCollectionId), slug, json. cms_fields_update can change it, converting existing values.",
       ),
     ...fieldSettings,
     referenceCollectionId: z
@@ -83,9 +83,7 @@ export const fieldUpdate = z
     type: z
       .enum(FIELD_TYPES)
       .optional()
-      .describe(
-        "Accepted only when unchanged: a field's type is fixed (a different type is a validation error).",
-      ),
+      .describe("A new type: existing values are converted (see cms_fields_update)."),
     position: z.number().int().min(0).max(10_000).optional().describe("Order among the collection's fields."),
   });
 
@@ -145,6 +143,13 @@ export const item = z.object({
     .nullable()
     .describe("Values of the last setPublished; null while unpublished."),
   hasUnpublishedChanges: z.boolean(),
+  archived: z
+    .boolean()
+    .describe("Archived items stay in the CMS but are left out of the site (cms_items_archive)."),
+  position: z
+    .number()
+    .int()
+    .describe("Manual order key (cms_items_reorder); only its order matters. New items go last."),
   version: z.number().int().describe("Pass as expectedVersion to update only if nobody changed it since."),
   createdAt: fields.timestamp(),
   updatedAt: fields.timestamp(),

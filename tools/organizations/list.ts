@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
+import { grantFor } from "../../src/kernel/principal.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { organization, projectOrganization } from "./schemas.ts";
 
@@ -17,7 +18,8 @@ export default defineTool({
   cost: "standard",
   http: { method: "GET", path: "/organizations" },
   async handler(input, ctx) {
-    const grants = new Map(ctx.principal.grants.map((grant) => [grant.organizationId, grant]));
+    const ids = new Set(ctx.principal.grants.map((grant) => grant.organizationId));
+    const grants = new Map([...ids].map((id) => [id, grantFor(ctx.principal, id)!]));
     const orgs = (await ctx.stores.organizations.listByIds([...grants.keys()])).sort(
       (a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1),
     );

@@ -31,7 +31,8 @@ export default defineTool({
   async handler(input, ctx) {
     let organizationId = input.organizationId;
     if (!organizationId) {
-      const reachable = ctx.principal.grants.filter((grant) => ctx.access.grantIn(grant.organizationId));
+      const organizationIds = new Set(ctx.principal.grants.map((grant) => grant.organizationId));
+      const reachable = [...organizationIds].filter((id) => ctx.access.grantIn(id));
       if (reachable.length !== 1) {
         throw new ApiError(
           "validation",
@@ -41,7 +42,7 @@ export default defineTool({
           },
         );
       }
-      organizationId = (await ctx.access.organization(reachable[0]!.organizationId)).id;
+      organizationId = (await ctx.access.organization(reachable[0]!)).id;
     }
     const slug = input.slug ?? (await generateSlug(ctx.stores, input.name));
     if (input.slug) await assertSlugAvailable(ctx.stores, input.slug);

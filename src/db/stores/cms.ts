@@ -1,5 +1,8 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db, Tables } from "../types.ts";
+import { uniqueRows } from "./cms-index.ts";
+import { indexWriter } from "./cms-index-writes.ts";
+import { type ItemQuery, type ItemQueryPage, queryItems } from "./cms-query.ts";
 import { once } from "./prepared.ts";
 
 export interface CmsCollectionRecord {
@@ -85,6 +88,7 @@ export interface CmsStore {
         | "validations"
         | "options"
         | "position"
+        | "type"
       >
     > & { updatedAt: number },
   ): Promise<void>;
@@ -105,6 +109,13 @@ export interface CmsStore {
    */
   updateItem(id: string, patch: CmsItemPatch, expectedVersion?: number): Promise<CmsItemRecord | undefined>;
   deleteItem(id: string): Promise<boolean>;
+  /**
+   * One page of a query over a collection's items, run in the database over the query index (see
+   * cms-query.ts): rows in order with their sort keys (for the next cursor).
+   */
+  queryItems(query: ItemQuery): Promise<ItemQueryPage>;
+  /** Rebuilds the query index of a collection's items (items written before the index existed). */
+  reindexCollection(collectionId: string): Promise<void>;
   /** Deletes every collection, field and item of a website (when the website is deleted). */
   deleteWebsite(websiteId: string): Promise<void>;
 
@@ -120,6 +131,9 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
   const c = t.cmsCollections;
   const f = t.cmsFields;
   const i = t.cmsItems;
+  // Every item write keeps the query index (value rows, search terms, unique claims) in step, in the same unit of work.
+  const index = indexWriter(db, t);
+  const isPg = typeof (db as { all?: unknown }).all !== "function";
   const collectionById = once(() =>
     db
       .select()
@@ -142,6 +156,18 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       .orderBy(asc(f.position), asc(f.id))
       .prepare(),
   );
+
+  /** Values of every item of a collection, for (re)indexing a field. */
+  const itemValuesOf = (collectionId: string) =>
+    db
+      .select({
+        id: i.id,
+        collectionId: i.collectionId,
+        draftValues: i.draftValues,
+        publishedValues: i.publishedValues,
+      })
+      .from(i)
+      .where(eq(i.collectionId, collectionId));
 
   return {
     async insertCollection(collection) {
@@ -168,6 +194,7 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       await db.update(c).set(patch).where(eq(c.id, id));
     },
     async deleteCollection(id) {
+      await index.removeCollection(id);
       await db.delete(i).where(eq(i.collectionId, id));
       await db.delete(f).where(eq(f.collectionId, id));
       await db.delete(c).where(eq(c.id, id));
@@ -175,6 +202,7 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
 
     async insertField(field) {
       await db.insert(f).values(field);
+      await index.indexField(field, await itemValuesOf(field.collectionId));
     },
     async getField(id) {
       return (await db.select().from(f).where(eq(f.id, id)))[0];
@@ -193,14 +221,39 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       return db.$count(f, eq(f.collectionId, collectionId));
     },
     async updateField(id, patch) {
-      await db.update(f).set(patch).where(eq(f.id, id));
+      const before = (await db.select().from(f).where(eq(f.id, id)))[0];
+      const after = (await db.update(f).set(patch).where(eq(f.id, id)).returning())[0];
+      if (!before || !after) return;
+      const reindex =
+        before.key !== after.key ||
+        before.type !== after.type ||
+        before.unique !== after.unique ||
+        JSON.stringify(before.options) !== JSON.stringify(after.options);
+      if (reindex) {
+        await index.removeField(before.collectionId, before.key);
+        await index.indexField(after, await itemValuesOf(after.collectionId));
+      }
     },
     async deleteField(id) {
-      await db.delete(f).where(eq(f.id, id));
+      const rows = await db.delete(f).where(eq(f.id, id)).returning();
+      if (rows[0]) await index.removeField(rows[0].collectionId, rows[0].key);
     },
 
     async insertItem(item) {
-      await db.insert(i).values(item);
+      const fields = await fieldsOf().execute({ collectionId: item.collectionId });
+      const states = item.publishedValues === null ? (["d"] as const) : (["d", "p"] as const);
+      const claims = states.flatMap((state) =>
+        uniqueRows(item, state, fields, state === "d" ? item.draftValues : item.publishedValues),
+      );
+      const claim = claims.length ? await index.claimUniques(item, [], claims) : undefined;
+      try {
+        await db.insert(i).values(item);
+      } catch (error) {
+        await claim?.undo();
+        throw error;
+      }
+      await index.insertState(item, "d", fields, item.draftValues);
+      if (item.publishedValues !== null) await index.insertState(item, "p", fields, item.publishedValues);
     },
     async getItem(id) {
       return (await itemById().execute({ id }))[0];
@@ -239,28 +292,80 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       return db.$count(i, eq(i.collectionId, collectionId));
     },
     async slugsWithPrefix(collectionId, prefix) {
+      // A range on the (collection_id, slug) index: every string starting with prefix sorts in [prefix, prefix + U+10FFFF).
       const rows = await db
         .select({ slug: i.slug })
         .from(i)
         .where(
-          and(eq(i.collectionId, collectionId), eq(sql`substr(${i.slug}, 1, ${[...prefix].length})`, prefix)),
+          and(
+            eq(i.collectionId, collectionId),
+            gte(i.slug, prefix),
+            lt(i.slug, `${prefix}\u{10FFFF}`),
+            eq(sql`substr(${i.slug}, 1, ${[...prefix].length})`, prefix),
+          ),
         );
       return rows.map((row) => row.slug);
     },
     async updateItem(id, patch, expectedVersion) {
-      const rows = await db
-        .update(i)
-        .set({ ...patch, version: sql`${i.version} + 1` })
-        .where(and(eq(i.id, id), expectedVersion === undefined ? undefined : eq(i.version, expectedVersion)))
-        .returning();
-      return rows[0];
+      const versioned = and(
+        eq(i.id, id),
+        expectedVersion === undefined ? undefined : eq(i.version, expectedVersion),
+      );
+      const states = [
+        ...(patch.draftValues !== undefined ? (["d"] as const) : []),
+        ...(patch.publishedValues !== undefined ? (["p"] as const) : []),
+      ];
+      if (states.length === 0) {
+        return (
+          await db
+            .update(i)
+            .set({ ...patch, version: sql`${i.version} + 1` })
+            .where(versioned)
+            .returning()
+        )[0];
+      }
+      // Values change: claim unique values first (a clash writes nothing), then the item, then its index rows.
+      const current = (await itemById().execute({ id }))[0];
+      if (!current || (expectedVersion !== undefined && current.version !== expectedVersion))
+        return undefined;
+      const fields = await fieldsOf().execute({ collectionId: current.collectionId });
+      const valuesIn = (state: "d" | "p") =>
+        state === "d" ? (patch.draftValues as unknown) : (patch.publishedValues as unknown);
+      const claims = states.flatMap((state) =>
+        valuesIn(state) === null ? [] : uniqueRows(current, state, fields, valuesIn(state)),
+      );
+      const claim = await index.claimUniques(current, states, claims);
+      const updated = (
+        await db
+          .update(i)
+          .set({ ...patch, version: sql`${i.version} + 1` })
+          .where(and(versioned, eq(i.version, current.version)))
+          .returning()
+      )[0];
+      if (!updated) {
+        await claim.undo();
+        return undefined;
+      }
+      await claim.release();
+      for (const state of states) await index.writeState(current, state, fields, valuesIn(state));
+      return updated;
     },
     async deleteItem(id) {
       const rows = await db.delete(i).where(eq(i.id, id)).returning({ id: i.id });
+      if (rows.length > 0) await index.removeItems([id]);
       return rows.length > 0;
+    },
+    async queryItems(query) {
+      return queryItems(db, t, isPg, query, (ids) => this.getItems(ids));
+    },
+    async reindexCollection(collectionId) {
+      await index.removeCollection(collectionId);
+      const items = await itemValuesOf(collectionId);
+      for (const field of await fieldsOf().execute({ collectionId })) await index.indexField(field, items);
     },
     async deleteWebsite(websiteId) {
       const ids = db.select({ id: c.id }).from(c).where(eq(c.websiteId, websiteId));
+      for (const row of await ids) await index.removeCollection(row.id);
       await db.delete(i).where(eq(i.websiteId, websiteId));
       await db.delete(f).where(inArray(f.collectionId, ids));
       await db.delete(c).where(eq(c.websiteId, websiteId));
@@ -268,12 +373,11 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
 
     async maxItemPosition(collectionId) {
       const rows = await db
-        .select({ position: i.position })
+        .select({ position: sql<number | string | null>`max(${i.position})` })
         .from(i)
-        .where(eq(i.collectionId, collectionId))
-        .orderBy(desc(i.position))
-        .limit(1);
-      return rows[0]?.position;
+        .where(eq(i.collectionId, collectionId));
+      const max = rows[0]?.position;
+      return max === null || max === undefined ? undefined : Number(max);
     },
     async listItemOrder(collectionId) {
       return db

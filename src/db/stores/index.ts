@@ -5,10 +5,15 @@ import { type BillingStore, billingStore } from "./billing.ts";
 import { type CmsStore, cmsStore } from "./cms.ts";
 import { type DeploymentStore, deploymentStore } from "./deployments.ts";
 import { type IdempotencyStore, idempotencyStore } from "./idempotency.ts";
+import { type InvitationStore, invitationStore } from "./invitations.ts";
 import { type LeaseStore, leaseStore } from "./leases.ts";
 import { type MailStore, mailStore } from "./mail.ts";
+import { type MemberStore, memberStore } from "./members.ts";
+import { type OAuthStore, oauthStore } from "./oauth.ts";
 import { type OrganizationStore, organizationStore } from "./organizations.ts";
+import { type SessionStore, sessionStore } from "./sessions.ts";
 import { type SourceFileStore, sourceFileStore } from "./source-files.ts";
+import { type WebsiteEditorStore, websiteEditorStore } from "./website-editors.ts";
 import { type WebsiteStore, websiteStore } from "./websites.ts";
 
 /** Every aggregate's store, bound to one connection or transaction. */
@@ -24,6 +29,11 @@ export interface Stores {
   deployments: DeploymentStore;
   cms: CmsStore;
   mail: MailStore;
+  members: MemberStore;
+  invitations: InvitationStore;
+  websiteEditors: WebsiteEditorStore;
+  oauth: OAuthStore;
+  sessions: SessionStore;
 }
 
 /** Binds the stores to a drizzle handle; stores are built lazily, so a unit of work pays only for what it uses. */
@@ -45,5 +55,10 @@ export function bindStores(db: Db, t: Tables): Stores {
     deployments: lazy("deployments", deploymentStore),
     cms: lazy("cms", cmsStore),
     mail: lazy("mail", mailStore),
+    members: lazy("members", memberStore),
+    invitations: lazy("invitations", invitationStore),
+    websiteEditors: lazy("websiteEditors", websiteEditorStore),
+    oauth: lazy("oauth", oauthStore),
+    sessions: lazy("sessions", sessionStore),
   });
 }

@@ -28,6 +28,7 @@ export interface UserRecord {
 export interface OrganizationStore {
   insert(org: OrganizationRecord): Promise<void>;
   get(id: string): Promise<OrganizationRecord | undefined>;
+  update(id: string, patch: Partial<Pick<OrganizationRecord, "name">> & { updatedAt: number }): Promise<void>;
   listByIds(ids: readonly string[]): Promise<OrganizationRecord[]>;
   /** The oldest organization, if any (the local owner's, in an embedded deployment). */
   first(): Promise<OrganizationRecord | undefined>;
@@ -53,6 +54,9 @@ export function organizationStore(db: Db, t: Tables): OrganizationStore {
     },
     async get(id) {
       return (await byId().execute({ id }))[0];
+    },
+    async update(id, patch) {
+      await db.update(t.organizations).set(patch).where(eq(t.organizations.id, id));
     },
     async listByIds(ids) {
       if (ids.length === 0) return [];

@@ -8,7 +8,8 @@ import {
 import type { Stores } from "../../db/stores/index.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { newId } from "../../kernel/ids.ts";
-import { canonical, checkValues, isEmpty, optionsOf, STRING_TYPES, TEXT_TYPES } from "./fields.ts";
+import { checkValues, isEmpty, optionsOf, STRING_TYPES, TEXT_TYPES } from "./fields.ts";
+import { nextItemPosition } from "./organize.ts";
 import { ITEM_SLUG, orderedValues, slugifyText } from "./records.ts";
 
 export async function checkItemValues(
@@ -16,9 +17,9 @@ export async function checkItemValues(
   collection: CmsCollectionRecord,
   fields: readonly CmsFieldRecord[],
   values: Record<string, unknown>,
-  exceptItemId?: string,
-  /** Values of other items being written in the same call (bulk), for uniqueness. */
-  siblings: readonly Record<string, unknown>[] = [],
+  /** Unused since the store enforces unique values (kept for callers). */
+  _exceptItemId?: string,
+  _siblings: readonly Record<string, unknown>[] = [],
 ): Promise<Record<string, unknown>> {
   const checked = checkValues(fields, values);
   for (const field of fields) {
@@ -42,22 +43,8 @@ export async function checkItemValues(
         }
       }
     }
-    if (field.unique) {
-      const key = canonical(value);
-      const items = await stores.cms.listItems(collection.id);
-      const clash =
-        items.some(
-          (item) =>
-            item.id !== exceptItemId &&
-            canonical(((item.draftValues ?? {}) as Record<string, unknown>)[field.key]) === key,
-        ) || siblings.some((other) => canonical(other[field.key]) === key);
-      if (clash) {
-        throw new ApiError(
-          "conflict",
-          `values.${field.key}: another item already has this value (the field is unique).`,
-        );
-      }
-    }
+    // Unique fields: the store claims values in cms_item_uniques (database-enforced, also under concurrency)
+    // and refuses a clash with `conflict` naming values.<key>; items of one bulk call clash the same way.
   }
   return checked;
 }
@@ -152,8 +139,8 @@ export async function createItem(
     status: input.publish ? "published" : "draft",
     version: 1,
     archived: false,
-    // Items created in one call share createdAt; position keeps their input order.
-    position: batch.values.length,
+    // Manual order: a new item goes last (items created in one call keep their input order).
+    position: await nextItemPosition(stores, collection.id),
     createdAt: now,
     updatedAt: now,
     publishedAt: input.publish ? now : null,

@@ -1,3 +1,4 @@
+import type { CmsItemRecord } from "../../db/stores/cms.ts";
 import type { Stores } from "../../db/stores/index.ts";
 import type { BuildMode, CmsItem, CmsProvider, CmsSnapshot } from "../../framework/types.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
@@ -5,8 +6,10 @@ import { orderedValues, richTextHtml } from "./service.ts";
 
 /**
  * Reads a website's CMS content as the build sees it, in one read: every collection by slug, its items in
- * creation order. Publish mode takes published items with their published values; preview takes every item with
- * its draft values. richText values stay Markdown under their key, and their safe HTML is under `values.$html`.
+ * manual order (`position`, then creation time and id; creation order until cms.items.reorder moves them).
+ * Publish mode takes published items with their published values; preview takes every item with its draft
+ * values. Archived items are left out of both. richText values stay Markdown under their key, and their safe
+ * HTML is under `values.$html`.
  */
 export async function readCmsSnapshot(
   stores: Stores,
@@ -20,6 +23,7 @@ export async function readCmsSnapshot(
     const rows = await stores.cms.listItems(collection.id, { published: mode === "publish" });
     snapshot[collection.slug] = rows
       .filter((row) => !row.archived)
+      .sort(byManualOrder)
       .map((row): CmsItem => {
         const values = orderedValues(fields, mode === "publish" ? row.publishedValues : row.draftValues);
         const html = richTextHtml(fields, values);
@@ -34,6 +38,13 @@ export async function readCmsSnapshot(
       });
   }
   return snapshot;
+}
+
+/** Manual order: position, then creation time, then id (byte order, as the store sorts). */
+function byManualOrder(a: CmsItemRecord, b: CmsItemRecord): number {
+  if (a.position !== b.position) return a.position - b.position;
+  if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** A provider over a snapshot already read (the build takes its own snapshot from it, unchanged). */

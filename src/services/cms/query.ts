@@ -1,14 +1,22 @@
-import type { CmsFieldRecord, CmsItemRecord } from "../../db/stores/cms.ts";
+import { createHash } from "node:crypto";
+import type { CmsFieldRecord } from "../../db/stores/cms.ts";
+import { canonicalJson, isMultiValued, isNumeric, tokenize } from "../../db/stores/cms-index.ts";
+import type {
+  ItemColumn,
+  ItemQuery,
+  QueryCondition,
+  QueryFilter,
+  QueryRef,
+  QuerySortKey,
+} from "../../db/stores/cms-query.ts";
 import { ApiError } from "../../kernel/errors.ts";
-import { ARRAY_TYPES, canonical, isEmpty, TEXT_TYPES } from "./fields.ts";
+import { ARRAY_TYPES } from "./fields.ts";
 
 /**
- * Item queries run in the service over the collection's items (read once, in one unit of work), so SQLite and
- * PostgreSQL give identical results by construction: one comparison, one case rule, one null ordering. A query
- * reads at most MAX_QUERY_ITEMS items of a collection (see docs/cms.md).
+ * Item queries compile to one SQL statement over the query index (src/db/stores/cms-query.ts), so a query costs
+ * the same on a collection of 100 or 1,000,000 items and SQLite and PostgreSQL answer identically (see
+ * docs/cms.md "Querying items"). This module checks a query against the collection's fields and builds the plan.
  */
-export const MAX_QUERY_ITEMS = 10_000;
-
 export const OPERATORS = [
   "eq",
   "ne",
@@ -53,12 +61,13 @@ export interface QueryOptions {
 }
 
 /** Item properties every query may filter and sort on, besides field keys. */
-const BUILT_INS: Record<string, "string" | "time"> = {
+const BUILT_INS: Record<ItemColumn, "string" | "time" | "number"> = {
   id: "string",
   slug: "string",
   createdAt: "time",
   updatedAt: "time",
   publishedAt: "time",
+  position: "number",
 };
 
 const ORDERED_TYPES = new Set([
@@ -94,31 +103,24 @@ function operatorsFor(type: string): Operator[] {
   ];
 }
 
-type Getter = (item: CmsItemRecord, values: Record<string, unknown>) => unknown;
-
 interface Resolved {
   type: string;
-  get: Getter;
+  ref: QueryRef;
 }
 
 function resolveField(fields: readonly CmsFieldRecord[], name: string, where: string): Resolved {
-  const builtIn = BUILT_INS[name];
-  if (builtIn) {
-    return {
-      type: builtIn,
-      get: (item) => {
-        const value = item[name as keyof CmsItemRecord];
-        return builtIn === "time" && typeof value === "number" ? new Date(value).toISOString() : value;
-      },
-    };
-  }
+  const builtIn = BUILT_INS[name as ItemColumn];
+  if (builtIn) return { type: builtIn, ref: { kind: "item", column: name as ItemColumn } };
   const field = fields.find((f) => f.key === name);
   if (!field) {
     throw new ApiError("validation", `${where}: '${name}' is not a field of this collection.`, {
       validValues: [...Object.keys(BUILT_INS), ...fields.map((f) => f.key)],
     });
   }
-  return { type: field.type, get: (_item, values) => values[field.key] };
+  return {
+    type: field.type,
+    ref: { kind: "value", key: field.key, numeric: isNumeric(field.type), multi: isMultiValued(field.type) },
+  };
 }
 
 function checkOperand(resolved: Resolved, condition: Condition, where: string): void {
@@ -133,6 +135,7 @@ function checkOperand(resolved: Resolved, condition: Condition, where: string): 
   const value = condition.value;
   const scalar = (v: unknown) => {
     if (resolved.type === "number") return typeof v === "number" && Number.isFinite(v);
+    if (resolved.type === "time") return typeof v === "string" && !Number.isNaN(Date.parse(v));
     if (resolved.type === "boolean") return typeof v === "boolean";
     if (resolved.type === "json") return true;
     if (ARRAY_TYPES.has(resolved.type)) return typeof v === "string";
@@ -154,76 +157,40 @@ function checkOperand(resolved: Resolved, condition: Condition, where: string): 
   }
   if (value === undefined || !scalar(value)) {
     const expected =
-      resolved.type === "number" ? "a number" : resolved.type === "boolean" ? "true or false" : "a string";
+      resolved.type === "number"
+        ? "a number"
+        : resolved.type === "boolean"
+          ? "true or false"
+          : resolved.type === "time"
+            ? "an ISO 8601 date-time"
+            : "a string";
     throw new ApiError("validation", `${where}.value: must be ${expected} for '${condition.field}'.`);
   }
 }
 
-type Predicate = (item: CmsItemRecord, values: Record<string, unknown>) => boolean;
-
-/** The one ordering of values: numbers numerically, strings by UTF-16 code unit, booleans false < true. */
-export function compareValues(a: unknown, b: unknown): number {
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
-  const x = typeof a === "string" ? a : canonical(a);
-  const y = typeof b === "string" ? b : canonical(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+/** The operand as the index holds it: times in ms, booleans 0/1, JSON as canonical JSON, other text as is. */
+function operand(resolved: Resolved, value: unknown): unknown {
+  if (resolved.type === "time") return Date.parse(value as string);
+  if (resolved.type === "boolean") return value ? 1 : 0;
+  if (resolved.type === "json") return canonicalJson(value);
+  return value;
 }
 
-function compileCondition(fields: readonly CmsFieldRecord[], condition: Condition, where: string): Predicate {
+function compileCondition(
+  fields: readonly CmsFieldRecord[],
+  condition: Condition,
+  where: string,
+): QueryFilter {
   const resolved = resolveField(fields, condition.field, `${where}.field`);
   checkOperand(resolved, condition, where);
-  const get = resolved.get;
-  const v = condition.value;
-  const lower = (s: unknown) => String(s).toLowerCase();
-  const equal = (a: unknown, b: unknown) => canonical(a) === canonical(b);
-  switch (condition.op) {
-    case "eq":
-      return (item, values) => !isEmpty(get(item, values)) && equal(get(item, values), v);
-    case "ne":
-      return (item, values) => isEmpty(get(item, values)) || !equal(get(item, values), v);
-    case "lt":
-    case "lte":
-    case "gt":
-    case "gte": {
-      const test = {
-        lt: (c: number) => c < 0,
-        lte: (c: number) => c <= 0,
-        gt: (c: number) => c > 0,
-        gte: (c: number) => c >= 0,
-      }[condition.op];
-      return (item, values) => {
-        const value = get(item, values);
-        return !isEmpty(value) && test(compareValues(value, v));
-      };
-    }
-    case "in": {
-      const set = new Set((v as unknown[]).map((x) => canonical(x)));
-      return (item, values) => !isEmpty(get(item, values)) && set.has(canonical(get(item, values)));
-    }
-    case "notIn": {
-      const set = new Set((v as unknown[]).map((x) => canonical(x)));
-      return (item, values) => isEmpty(get(item, values)) || !set.has(canonical(get(item, values)));
-    }
-    case "contains":
-      if (ARRAY_TYPES.has(resolved.type)) {
-        return (item, values) => {
-          const value = get(item, values);
-          return Array.isArray(value) && value.includes(v);
-        };
-      }
-      return (item, values) => {
-        const value = get(item, values);
-        return typeof value === "string" && lower(value).includes(lower(v));
-      };
-    case "startsWith":
-      return (item, values) => {
-        const value = get(item, values);
-        return typeof value === "string" && lower(value).startsWith(lower(v));
-      };
-    case "isNull":
-      return (item, values) => isEmpty(get(item, values)) === v;
-  }
+  const value =
+    condition.op === "isNull"
+      ? condition.value
+      : Array.isArray(condition.value) && (condition.op === "in" || condition.op === "notIn")
+        ? condition.value.map((v) => operand(resolved, v))
+        : operand(resolved, condition.value);
+  const compiled: QueryCondition = { ref: resolved.ref, op: condition.op, value };
+  return { condition: compiled };
 }
 
 function compileFilter(
@@ -231,7 +198,7 @@ function compileFilter(
   node: FilterNode,
   where = "filter",
   depth = 0,
-): Predicate {
+): QueryFilter {
   const kinds = [
     node.and !== undefined,
     node.or !== undefined,
@@ -244,12 +211,10 @@ function compileFilter(
     );
   }
   if (node.and) {
-    const parts = node.and.map((child, i) => compileFilter(fields, child, `${where}.and[${i}]`, depth + 1));
-    return allOf(parts);
+    return { and: node.and.map((child, i) => compileFilter(fields, child, `${where}.and[${i}]`, depth + 1)) };
   }
   if (node.or) {
-    const parts = node.or.map((child, i) => compileFilter(fields, child, `${where}.or[${i}]`, depth + 1));
-    return anyOf(parts);
+    return { or: node.or.map((child, i) => compileFilter(fields, child, `${where}.or[${i}]`, depth + 1)) };
   }
   if (node.field === undefined) throw new ApiError("validation", `${where}.field: is required.`);
   if (node.op === undefined) {
@@ -258,39 +223,40 @@ function compileFilter(
   return compileCondition(fields, { field: node.field, op: node.op, value: node.value }, where);
 }
 
-const anyOf =
-  (parts: Predicate[]): Predicate =>
-  (item, values) =>
-    parts.some((p) => p(item, values));
-const allOf =
-  (parts: Predicate[]): Predicate =>
-  (item, values) =>
-    parts.every((p) => p(item, values));
+/** Most words of a search that count. */
+export const MAX_SEARCH_WORDS = 10;
 
+export type ArchivedFilter = "exclude" | "include" | "only";
+
+/** A checked query, ready for the store: everything but the page position. */
 export interface CompiledQuery {
-  /** Values the query reads: published values for status "published", else draft values. */
-  valuesOf(item: CmsItemRecord): Record<string, unknown>;
-  matches(item: CmsItemRecord): boolean;
-  /** Total order: the sort keys (empty values last in either direction), then createdAt, position (order within one call), id. */
-  compare(a: CmsItemRecord, b: CmsItemRecord): number;
-  /** The sort position of an item, for cursors. */
-  keyOf(item: CmsItemRecord): unknown[];
-  compareToKey(item: CmsItemRecord, key: unknown[]): number;
+  plan: Omit<ItemQuery, "after" | "limit">;
+  /** Names the order for cursors: a cursor is valid only for the same sort and search. */
+  tag: string;
 }
 
-export function compileQuery(fields: readonly CmsFieldRecord[], options: QueryOptions): CompiledQuery {
-  const valuesOf = (item: CmsItemRecord) =>
-    ((options.status === "published" ? item.publishedValues : item.draftValues) ?? {}) as Record<
-      string,
-      unknown
-    >;
-  const predicate = options.filter ? compileFilter(fields, options.filter) : undefined;
-  const needle = options.search?.trim().toLowerCase();
-  const searchable = fields.filter((f) => TEXT_TYPES.has(f.type));
+/**
+ * Checks a query against the collection's fields (unknown fields and operators that do not fit are validation
+ * errors with validValues) and builds its plan. Order: the sort keys, else search relevance (search without
+ * sort), else creation order (createdAt, position); always then id, in the last key's direction.
+ */
+export function compileQuery(
+  collectionId: string,
+  fields: readonly CmsFieldRecord[],
+  options: QueryOptions & { archived?: ArchivedFilter | undefined },
+): CompiledQuery {
+  const filter = options.filter ? compileFilter(fields, options.filter) : undefined;
   if (options.sort && options.sort.length > 3) {
     throw new ApiError("validation", "sort: at most 3 keys.");
   }
-  const sortKeys = (options.sort ?? []).map((key, i) => {
+  let search: string[] | undefined;
+  if (options.search !== undefined) {
+    search = [...new Set(tokenize(options.search))].slice(0, MAX_SEARCH_WORDS);
+    if (search.length === 0) {
+      throw new ApiError("validation", "search: give at least one word (letters or digits).");
+    }
+  }
+  const sort: QuerySortKey[] = (options.sort ?? []).map((key, i) => {
     const resolved = resolveField(fields, key.field, `sort[${i}].field`);
     if (ARRAY_TYPES.has(resolved.type) || resolved.type === "json") {
       throw new ApiError(
@@ -298,85 +264,29 @@ export function compileQuery(fields: readonly CmsFieldRecord[], options: QueryOp
         `sort[${i}].field: '${key.field}' (type ${resolved.type}) cannot be sorted on.`,
       );
     }
-    return { get: resolved.get, sign: key.direction === "desc" ? -1 : 1 };
+    return { ref: resolved.ref, desc: key.direction === "desc" };
   });
-  const keyOf = (item: CmsItemRecord) => {
-    const values = valuesOf(item);
-    return [...sortKeys.map((k) => k.get(item, values) ?? null), item.createdAt, item.position, item.id];
-  };
-  const compareKeys = (a: unknown[], b: unknown[]) => {
-    for (const [i, k] of sortKeys.entries()) {
-      const x = a[i];
-      const y = b[i];
-      const xe = isEmpty(x);
-      const ye = isEmpty(y);
-      if (xe || ye) {
-        if (xe !== ye) return xe ? 1 : -1;
-        continue;
-      }
-      const c = compareValues(x, y);
-      if (c !== 0) return c * k.sign;
-    }
-    const n = sortKeys.length;
-    return (
-      compareValues(a[n], b[n]) || compareValues(a[n + 1], b[n + 1]) || compareValues(a[n + 2], b[n + 2])
+  if (sort.length === 0 && search) sort.push({ ref: { kind: "rank" }, desc: true });
+  if (sort.length === 0) {
+    sort.push(
+      { ref: { kind: "item", column: "createdAt" }, desc: false },
+      { ref: { kind: "item", column: "position" }, desc: false },
     );
-  };
+  }
+  const tag = JSON.stringify([
+    options.status,
+    sort.map((k) => [k.ref.kind === "value" ? k.ref.key : k.ref.kind === "item" ? k.ref.column : "", k.desc]),
+    search ?? null,
+  ]);
   return {
-    valuesOf,
-    matches(item) {
-      if (options.status === "published" && item.status !== "published") return false;
-      if (options.status === "draft" && item.status === "published") return false;
-      const values = valuesOf(item);
-      if (predicate && !predicate(item, values)) return false;
-      if (needle) {
-        return searchable.some((f) => {
-          const value = values[f.key];
-          return typeof value === "string" && value.toLowerCase().includes(needle);
-        });
-      }
-      return true;
+    plan: {
+      collectionId,
+      status: options.status,
+      archived: options.archived ?? "exclude",
+      filter,
+      search,
+      sort,
     },
-    compare: (a, b) => compareKeys(keyOf(a), keyOf(b)),
-    keyOf,
-    compareToKey: (item, key) => compareKeys(keyOf(item), key),
+    tag: createHash("sha256").update(tag).digest("base64url").slice(0, 12),
   };
-}
-
-export function encodeQueryCursor(key: unknown[]): string {
-  return Buffer.from(JSON.stringify(key)).toString("base64url");
-}
-
-export function decodeQueryCursor(cursor: string, length: number): unknown[] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(value) && value.length === length) return value;
-  } catch {
-    // fall through
-  }
-  throw new ApiError(
-    "validation",
-    "cursor: not a cursor of this query; pass nextCursor unchanged with the same sort.",
-    {
-      suggestion: "Omit cursor to start from the first page.",
-    },
-  );
-}
-
-/** Runs a query over a collection's items: filter, search, sort, then the page after `cursor`. */
-export function runQuery(
-  items: readonly CmsItemRecord[],
-  query: CompiledQuery,
-  sortLength: number,
-  page: { cursor?: string | undefined; limit: number },
-): { items: CmsItemRecord[]; nextCursor: string | null } {
-  let list = items.filter((item) => query.matches(item)).sort(query.compare);
-  if (page.cursor) {
-    const key = decodeQueryCursor(page.cursor, sortLength + 3);
-    list = list.filter((item) => query.compareToKey(item, key) > 0);
-  }
-  const more = list.length > page.limit;
-  const slice = list.slice(0, page.limit);
-  const last = slice[slice.length - 1];
-  return { items: slice, nextCursor: more && last ? encodeQueryCursor(query.keyOf(last)) : null };
 }

@@ -145,6 +145,8 @@ export function projectItem(item: CmsItemRecord, fields: readonly CmsFieldRecord
     html: richTextHtml(fields, values),
     publishedValues: published,
     hasUnpublishedChanges: published === null || canonical(published) !== canonical(values),
+    archived: item.archived,
+    position: item.position,
     version: item.version,
     createdAt: iso(item.createdAt),
     updatedAt: iso(item.updatedAt),

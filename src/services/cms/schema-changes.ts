@@ -4,14 +4,23 @@ import type { Stores } from "../../db/stores/index.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { isIdShaped, newId } from "../../kernel/ids.ts";
 import {
+  canConvert,
+  convertibleTypes,
+  convertValue,
+  planValueChanges,
+  Unconvertible,
+} from "./conversions.ts";
+import {
   checkValue,
   type FieldOptions,
+  type FieldType,
   type FieldValidations,
   isEmpty,
   MAX_COLLECTIONS,
   MAX_FIELDS,
   optionsOf,
   RESERVED_KEYS,
+  validationsOf,
 } from "./fields.ts";
 import { type FieldSpec, insertOrConflict } from "./records.ts";
 
@@ -193,10 +202,145 @@ export async function insertField(
   return record;
 }
 
-// ── Items ─────────────────────────────────────────────────────────────────────────────────────────────────
+// ── Field updates (settings, type changes) ────────────────────────────────────────────────────────────────
+
+/** What cms.fields.update takes: settings to change (omitted ones stay), a new type, force. */
+export interface FieldUpdateInput {
+  name?: string | undefined;
+  helpText?: string | undefined;
+  required?: boolean | undefined;
+  unique?: boolean | undefined;
+  defaultValue?: unknown;
+  validations?: FieldValidations | undefined;
+  validValues?: string[] | undefined;
+  integer?: boolean | undefined;
+  position?: number | undefined;
+  type?: FieldType | undefined;
+  /** With a new type: clear values that do not convert instead of refusing. */
+  force?: boolean | undefined;
+}
+
+const LENGTH_TYPES: ReadonlySet<string> = new Set(["text", "longText", "richText", "url", "videoUrl"]);
+
+/** Validations of the old type that still apply to `type` (a type change drops the others). */
+function keptValidations(validations: FieldValidations, type: string): FieldValidations {
+  const out: FieldValidations = {};
+  for (const [name, value] of Object.entries(validations) as [keyof FieldValidations, never][]) {
+    const applies = name === "min" || name === "max" ? type === "number" : LENGTH_TYPES.has(type);
+    if (applies) out[name] = value;
+  }
+  return out;
+}
 
 /**
- * Validates draft values for an item of `collection`: types and required (checkValues), then references (items
- * of the referenced collection, hence of the same website) and unique fields (among the collection's other items'
- * draft values).
+ * Updates a field: the new settings are checked as on create; existing values are checked against a field
+ * turning required or unique, and converted on a type change (see conversions.ts), all in the caller's
+ * transaction. The field is written first, then the items through the store's item update (new version).
  */
+export async function updateField(
+  stores: Stores,
+  websiteId: string,
+  current: CmsFieldRecord,
+  input: FieldUpdateInput,
+  now: number,
+): Promise<{ field: CmsFieldRecord; itemsUpdated: number; valuesCleared: number }> {
+  const type = input.type ?? (current.type as FieldType);
+  const typeChanged = type !== current.type;
+  if (typeChanged && !canConvert(current.type, type)) {
+    throw new ApiError(
+      "validation",
+      `type: field '${current.key}' (${current.type}) cannot change to ${type}; its values have no conversion.`,
+      {
+        validValues: convertibleTypes(current.type),
+        suggestion:
+          "Add a field of the new type with {{cms.fields.create}}, copy the values with {{cms.items.bulkUpdate}}, then delete this field with {{cms.fields.delete}}.",
+      },
+    );
+  }
+  const options = optionsOf(current);
+  const listOptions = type === "option" || type === "multiOption";
+  const keepDefault = typeChanged && input.defaultValue === undefined && !isEmpty(current.defaultValue);
+  const spec: FieldSpec = {
+    key: current.key,
+    name: input.name ?? current.name,
+    type,
+    helpText: input.helpText ?? current.helpText,
+    required: input.required ?? current.required,
+    unique: input.unique ?? current.unique,
+    // A type change converts the old default below, once the new settings are known.
+    defaultValue: keepDefault
+      ? null
+      : input.defaultValue !== undefined
+        ? input.defaultValue
+        : current.defaultValue,
+    validations:
+      input.validations ??
+      (typeChanged
+        ? keptValidations(validationsOf(current), type)
+        : (current.validations as FieldValidations)),
+    validValues: input.validValues ?? (listOptions ? options.validValues : undefined),
+    referenceCollectionId: options.collectionId,
+    integer: input.integer ?? (type === "number" ? (options.integer ?? false) : undefined),
+  };
+  const settings = await buildFieldSettings(stores, websiteId, spec, "");
+  const next: CmsFieldRecord = {
+    ...current,
+    name: spec.name,
+    type,
+    helpText: spec.helpText ?? "",
+    required: spec.required ?? false,
+    unique: spec.unique ?? false,
+    defaultValue: settings.defaultValue,
+    validations: settings.validations,
+    options: settings.options,
+    position: input.position ?? current.position,
+    updatedAt: now,
+  };
+  if (keepDefault) next.defaultValue = convertedDefault(current, next, input.force ?? false);
+
+  const plan = await planValueChanges(stores, current, next, input.force ?? false);
+  await stores.cms.updateField(current.id, {
+    name: next.name,
+    type: next.type,
+    helpText: next.helpText,
+    required: next.required,
+    unique: next.unique,
+    defaultValue: next.defaultValue,
+    validations: next.validations,
+    options: next.options,
+    position: next.position,
+    updatedAt: now,
+  });
+  for (const write of plan.writes) {
+    const updated = await stores.cms.updateItem(
+      write.item.id,
+      { draftValues: write.draftValues, publishedValues: write.publishedValues, updatedAt: now },
+      write.item.version,
+    );
+    if (!updated) {
+      throw new ApiError(
+        "conflict",
+        `Item '${write.item.id}' changed during the type change; nothing was written.`,
+        {
+          suggestion: "Retry the call.",
+        },
+      );
+    }
+  }
+  return { field: next, itemsUpdated: plan.writes.length, valuesCleared: plan.cleared };
+}
+
+/** The old default in the new type; one that does not convert is refused, or dropped with force. */
+function convertedDefault(current: CmsFieldRecord, next: CmsFieldRecord, force: boolean): unknown {
+  if (next.type === "reference" || next.type === "references" || next.unique) return null;
+  try {
+    return convertValue(current, next, current.defaultValue);
+  } catch (error) {
+    if (!(error instanceof Unconvertible) || force) return null;
+    throw new ApiError(
+      "validation",
+      `defaultValue: the current default ${JSON.stringify(current.defaultValue)} of field '${current.key}' does not convert to ${next.type} (${error.message}).`,
+      { suggestion: "Pass a defaultValue of the new type (or null for none) in the same call." },
+    );
+  }
+}

@@ -1,0 +1,263 @@
+// CMS benchmark: a 100,000-item collection seeded through cms.items.bulkCreate (pages of 100), then a
+// filter + sort + page of 100 query (cms.items.query, in-process) on SQLite and on PostgreSQL, p50 and p99, side by
+// side with a baseline in the same run: the same page as one hand-written SQL statement over the same tables.
+// Run: npm run bench:cms   (BENCH_CMS_ITEMS, BENCH_CMS_QUERIES, BENCH_PG_URL override the defaults; BENCH_PG_URL=off skips PostgreSQL)
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import pg from "pg";
+import { fsBlobStore } from "../src/blobs/index.ts";
+import { type Database, openDatabase } from "../src/db/database.ts";
+import { callTool } from "../src/kernel/pipeline.ts";
+import { createPlatform } from "../src/platform.ts";
+import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
+import { median, table } from "./harness.ts";
+
+const ITEMS = Number(process.env.BENCH_CMS_ITEMS ?? 100_000);
+const QUERIES = Number(process.env.BENCH_CMS_QUERIES ?? 300);
+const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const TARGET_P99_MS = 20;
+const CATEGORIES = [
+  "packs",
+  "shelter",
+  "footwear",
+  "cooking",
+  "lights",
+  "layers",
+  "tools",
+  "food",
+  "maps",
+  "kids",
+];
+const WORDS = ["trail", "light", "river", "summit", "forest", "canyon", "harbor", "meadow"];
+
+const percentile = (values: readonly number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+};
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+/** Deterministic values of item n. */
+function values(n: number) {
+  const price = (n * 7919) % 1000;
+  return {
+    name: `Product ${n} ${WORDS[n % WORDS.length]}`,
+    price,
+    category: CATEGORIES[n % CATEGORIES.length],
+    inStock: n % 3 !== 0,
+    tags: n % 4 === 0 ? ["new"] : [],
+    about: `A ${WORDS[(n * 3) % WORDS.length]} item for the ${WORDS[(n * 5) % WORDS.length]}.`,
+  };
+}
+
+/** The benchmarked query: category eq, inStock eq, price gte; sort price desc; 100 items. */
+const QUERY = {
+  filter: {
+    and: [
+      { field: "category", op: "eq", value: "cooking" },
+      { field: "inStock", op: "eq", value: true },
+      { field: "price", op: "gte", value: 100 },
+    ],
+  },
+  sort: [{ field: "price", direction: "desc" }],
+  limit: 100,
+};
+
+/** The same page written by hand over the same tables (what the query compiles to, minus the platform). */
+const BASELINE_SQL = (p: (n: number) => string) => `
+  SELECT i.* FROM cms_item_values s0 JOIN cms_items i ON i.id = s0.item_id
+  WHERE s0.collection_id = ${p(1)} AND s0.state = 'd' AND s0.field_key = 'price' AND s0.num >= 100
+    AND i.collection_id = ${p(1)} AND i.archived = ${p(2)}
+    AND EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id AND v.state = 'd' AND v.field_key = 'category' AND v.skey = 'cooking' AND v.txt = 'cooking')
+    AND EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id AND v.state = 'd' AND v.field_key = 'inStock' AND v.num = 1)
+  ORDER BY s0.num DESC, s0.item_id DESC LIMIT 100`;
+
+interface Result {
+  dialect: string;
+  seedSeconds: number;
+  itemsPerSecond: number;
+  query: number[];
+  baseline: number[];
+  matched: number;
+}
+
+async function run(dialect: "sqlite" | "pg", db: Database, baseline: () => Promise<number>): Promise<Result> {
+  const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-cms-blobs-"));
+  const platform = await createPlatform({
+    db,
+    blobs: fsBlobStore(dir),
+    config: {
+      rateLimits: {
+        standard: { capacity: 1e9, refillPerSecond: 1e9 },
+        expensive: { capacity: 1e9, refillPerSecond: 1e9 },
+      },
+    },
+    log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
+  });
+  const local = await ensureLocalOwner(db);
+  const call = (operationId: string, input: unknown): Promise<any> =>
+    callTool(platform, platform.registry.byOperationId(operationId)!, input, {
+      principal: local.principal,
+      transport: "internal",
+      requestId: "req_bench",
+    });
+  const website = await call("websites.create", {
+    name: `Bench CMS ${dialect}`,
+    organizationId: local.organization.id,
+  });
+  const collection = await call("cms.collections.create", {
+    websiteId: website.id,
+    name: "Products",
+    fields: [
+      { key: "name", name: "Name", type: "text", required: true },
+      { key: "price", name: "Price", type: "number" },
+      { key: "category", name: "Category", type: "option", validValues: CATEGORIES },
+      { key: "inStock", name: "In stock", type: "boolean" },
+      { key: "tags", name: "Tags", type: "multiOption", validValues: ["new", "sale"] },
+      { key: "about", name: "About", type: "longText" },
+    ],
+  });
+  process.stderr.write(`  ${dialect}: seeding ${ITEMS} items through cms.items.bulkCreate (pages of 100)\n`);
+  const t0 = performance.now();
+  for (let n = 0; n < ITEMS; n += 100) {
+    const items = Array.from({ length: Math.min(100, ITEMS - n) }, (_, k) => ({ values: values(n + k) }));
+    const result = await call("cms.items.bulkCreate", {
+      websiteId: website.id,
+      collectionId: collection.id,
+      items,
+    });
+    if (result.failed > 0)
+      throw new Error(JSON.stringify(result.results.find((r: { ok: boolean }) => !r.ok)));
+    if (n % 10_000 === 0 && n > 0) process.stderr.write(`    ${n} items\n`);
+  }
+  const seedSeconds = (performance.now() - t0) / 1000;
+  const input = { websiteId: website.id, collectionId: collection.id, ...QUERY };
+  const first = await call("cms.items.query", input);
+  // Warm up, then interleave the operation and the baseline.
+  for (let k = 0; k < 20; k++) {
+    await call("cms.items.query", input);
+    await baselineFor(collection.id);
+  }
+  const query: number[] = [];
+  const base: number[] = [];
+  for (let k = 0; k < QUERIES; k++) {
+    const a = performance.now();
+    await call("cms.items.query", input);
+    query.push(performance.now() - a);
+    const b = performance.now();
+    await baselineFor(collection.id);
+    base.push(performance.now() - b);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    dialect,
+    seedSeconds,
+    itemsPerSecond: ITEMS / seedSeconds,
+    query,
+    baseline: base,
+    matched: first.items.length,
+  };
+
+  async function baselineFor(collectionId: string) {
+    currentCollection = collectionId;
+    const n = await baseline();
+    if (n !== 100) throw new Error(`baseline returned ${n} rows`);
+  }
+}
+
+function report() {
+  console.log(
+    table(
+      [
+        "database",
+        "bulk create (items/s)",
+        "query p50",
+        "query p99",
+        "baseline p50",
+        "baseline p99",
+        "ratio p50",
+        "target p99",
+      ],
+      results.map((r) => [
+        r.dialect,
+        `${r.itemsPerSecond.toFixed(0)} (${r.seedSeconds.toFixed(1)} s)`,
+        ms(percentile(r.query, 50)),
+        ms(percentile(r.query, 99)),
+        ms(percentile(r.baseline, 50)),
+        ms(percentile(r.baseline, 99)),
+        `${(median(r.query) / median(r.baseline)).toFixed(2)}×`,
+        r.dialect === "sqlite"
+          ? percentile(r.query, 99) <= TARGET_P99_MS
+            ? `PASS (≤ ${TARGET_P99_MS} ms)`
+            : "MISS"
+          : "-",
+      ]),
+    ),
+  );
+}
+
+let currentCollection = "";
+const results: Result[] = [];
+console.log(
+  `Sitewright CMS bench: node ${process.version}, ${availableParallelism()} cores; ${ITEMS.toLocaleString("en")} items per database, ${QUERIES} timed queries each.`,
+);
+console.log(
+  `Query: ${JSON.stringify(QUERY)} (cms.items.query in-process: validation, SQL, projection of 100 items).`,
+);
+console.log(
+  "Baseline: the same page as one hand-written SQL statement over the same tables (prepared, no platform).\n",
+);
+
+const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-cms-"));
+try {
+  const file = join(dir, "bench.db");
+  const sqliteDb = await openDatabase({ url: file });
+  const raw = new BetterSqlite3(file, { readonly: true });
+  try {
+    const statement = () => raw.prepare(BASELINE_SQL((n) => (n === 1 ? "@c" : "@a")));
+    let prepared: ReturnType<typeof statement> | undefined;
+    results.push(
+      await run("sqlite", sqliteDb, async () => {
+        if (!prepared && process.env.BENCH_CMS_EXPLAIN) {
+          const sql = BASELINE_SQL((n) => (n === 1 ? "@c" : "@a"));
+          console.log(raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ c: currentCollection, a: 0 }));
+        }
+        prepared ??= statement();
+        return prepared.all({ c: currentCollection, a: 0 }).length;
+      }),
+    );
+    report();
+  } finally {
+    raw.close();
+    await sqliteDb.close();
+  }
+
+  if (PG_URL !== "off") {
+    const name = `sw_bench_cms_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(PG_URL);
+    url.pathname = `/${name}`;
+    const pgDb = await openDatabase({ url: url.toString() });
+    const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+    try {
+      const text = BASELINE_SQL((n) => `$${n}`);
+      results.push(
+        await run("pg", pgDb, async () => {
+          const r = await pool.query({ name: "baseline", text, values: [currentCollection, false] });
+          return r.rowCount ?? 0;
+        }),
+      );
+      report();
+    } finally {
+      await pool.end();
+      await pgDb.close();
+      await admin.query(`DROP DATABASE ${name}`);
+      await admin.end();
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

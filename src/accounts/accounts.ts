@@ -1,0 +1,116 @@
+import type { UserRecord } from "../db/stores/organizations.ts";
+import { ApiError } from "../kernel/errors.ts";
+import type { Platform } from "../platform.ts";
+import { createOrganizationWithOwner } from "../services/organizations/bootstrap.ts";
+import {
+  hashPassword,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  verifyNothing,
+  verifyPassword,
+} from "./passwords.ts";
+import {
+  type Bucket,
+  charge,
+  consume,
+  gate,
+  SIGN_IN_PER_EMAIL,
+  SIGN_IN_PER_IP,
+  SIGN_UP_PER_IP,
+} from "./throttle.ts";
+
+/** Emails are compared and stored trimmed and lower-case. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@localhost$/;
+
+/** Throws `validation` unless `email` (normalized) looks like an address. */
+export function checkEmail(email: string): void {
+  if (email.length > 254 || !EMAIL_SHAPE.test(email)) {
+    throw new ApiError("validation", "Email: enter an address like name@example.com.");
+  }
+}
+
+/** Throws `validation` unless the password is long enough (and not absurdly long). */
+export function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new ApiError("validation", `Password: use at least ${MIN_PASSWORD_LENGTH} characters.`);
+  }
+  if (password.length > MAX_PASSWORD_LENGTH) {
+    throw new ApiError("validation", `Password: use at most ${MAX_PASSWORD_LENGTH} characters.`);
+  }
+}
+
+const isUniqueViolation = (error: unknown) =>
+  /unique|duplicate key/i.test(error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : "");
+
+/**
+ * Creates an account: the user (email normalized, password hashed with scrypt) and their personal
+ * organization with them as owner. A taken email is a `conflict` that names the sign-in page.
+ */
+export async function signUp(
+  platform: Platform,
+  input: { email: string; password: string; name: string },
+  meta: { ip?: string } = {},
+): Promise<UserRecord> {
+  const email = normalizeEmail(input.email);
+  checkEmail(email);
+  const name = input.name.trim() || email.split("@")[0]!;
+  if (name.length > 200) throw new ApiError("validation", "Name: use at most 200 characters.");
+  checkPassword(input.password);
+  if (meta.ip) await consume(platform, [{ key: `signup:ip:${meta.ip}`, spec: SIGN_UP_PER_IP }], "sign-ups");
+  const taken = () =>
+    new ApiError("conflict", "An account with this email already exists.", {
+      suggestion: "Sign in instead, or reset the password if you forgot it.",
+    });
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await platform.db.transaction(async (stores) => {
+      if (await stores.sessions.userByEmail(email)) throw taken();
+      const { owner } = await createOrganizationWithOwner(
+        stores,
+        `${name}'s organization`,
+        { email, name },
+        Date.now(),
+      );
+      await stores.sessions.setPasswordHash(owner.id, passwordHash);
+      return { ...owner, passwordHash };
+    });
+  } catch (error) {
+    if (!(error instanceof ApiError) && isUniqueViolation(error)) throw taken();
+    throw error;
+  }
+}
+
+/** The sign-in failure message: the same whether the email is unknown or the password wrong. */
+export const SIGN_IN_FAILED = "Email or password is incorrect.";
+
+/**
+ * Checks an email and password. Failures are throttled per email and per client address (429 with the wait);
+ * a successful sign-in takes nothing from either budget. Every failure says only `SIGN_IN_FAILED`.
+ */
+export async function signIn(
+  platform: Platform,
+  input: { email: string; password: string },
+  meta: { ip: string },
+): Promise<UserRecord> {
+  const email = normalizeEmail(input.email);
+  const buckets: Bucket[] = [
+    { key: `signin:email:${email}`, spec: SIGN_IN_PER_EMAIL },
+    { key: `signin:ip:${meta.ip}`, spec: SIGN_IN_PER_IP },
+  ];
+  await gate(platform, buckets, "sign-in attempts");
+  const password = input.password.slice(0, MAX_PASSWORD_LENGTH + 1);
+  const user = await platform.db.read((stores) => stores.sessions.userByEmail(email));
+  const ok =
+    user?.passwordHash && password.length <= MAX_PASSWORD_LENGTH
+      ? await verifyPassword(password, user.passwordHash)
+      : await verifyNothing(password);
+  if (!ok || !user) {
+    await charge(platform, buckets);
+    throw new ApiError("unauthorized", SIGN_IN_FAILED);
+  }
+  return user;
+}

@@ -1,0 +1,60 @@
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
+
+/** Shortest accepted password. */
+export const MIN_PASSWORD_LENGTH = 10;
+/** Longest accepted password (scrypt's cost is per byte; a cap keeps one sign-in cheap). */
+export const MAX_PASSWORD_LENGTH = 1024;
+
+/**
+ * scrypt cost: N = 2^15 (32 MiB, OWASP's floor) unless SITEWRIGHT_SCRYPT_LOG2N says otherwise (10..20; the
+ * test suite lowers it for speed). Each hash records its N, so changing it never breaks existing passwords.
+ */
+const log2N = Math.min(20, Math.max(10, Number(process.env.SITEWRIGHT_SCRYPT_LOG2N ?? 15) || 15));
+const PARAMS = { N: 2 ** log2N, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+
+function derive(password: string, salt: Buffer, options: ScryptOptions, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(
+      password.normalize("NFKC"),
+      salt,
+      length,
+      { ...options, maxmem: 256 * 1024 * 1024 },
+      (error, key) => (error ? reject(error) : resolve(key)),
+    );
+  });
+}
+
+/**
+ * Hashes a password with scrypt and a fresh 16-byte salt. The result names its parameters:
+ * `scrypt$N$r$p$<salt base64url>$<key base64url>`, so they can be raised later without breaking old hashes.
+ */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, PARAMS, KEY_LENGTH);
+  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64url"), key.toString("base64url")].join(
+    "$",
+  );
+}
+
+/** True when `password` matches `encoded` (compared in constant time); false for any malformed hash. */
+export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
+  const parts = encoded.split("$");
+  if (parts.length !== 6 || parts[0] !== "scrypt") return false;
+  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  if (![N, r, p].every((n) => Number.isSafeInteger(n) && n > 0)) return false;
+  const salt = Buffer.from(parts[4]!, "base64url");
+  const expected = Buffer.from(parts[5]!, "base64url");
+  if (salt.length === 0 || expected.length === 0) return false;
+  const actual = await derive(password, salt, { N, r, p }, expected.length);
+  return timingSafeEqual(actual, expected);
+}
+
+let dummy: Promise<string> | undefined;
+
+/** Spends the time of one verification, so an unknown email answers as slowly as a wrong password. */
+export async function verifyNothing(password: string): Promise<false> {
+  dummy ??= hashPassword(randomBytes(16).toString("hex"));
+  await verifyPassword(password, await dummy);
+  return false;
+}

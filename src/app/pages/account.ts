@@ -1,0 +1,118 @@
+import type { H3 } from "h3";
+import { ApiError } from "../../kernel/errors.ts";
+import { listConnectedClients, revokeConnectedClient } from "../../oauth/connections.ts";
+import type { Platform } from "../../platform.ts";
+import {
+  badge,
+  card,
+  cellTitle,
+  emptyState,
+  type Flash,
+  flash,
+  pageHeader,
+  postButton,
+  table,
+  when,
+} from "../ui/components.ts";
+import { html } from "../ui/html.ts";
+import {
+  type AppContext,
+  appContext,
+  devMode,
+  done,
+  errorFlash,
+  errorPage,
+  handle,
+  notice,
+  page,
+  param,
+  readForm,
+  statusOf,
+} from "./context.ts";
+
+const OUTBOX_LIMIT = 50;
+
+async function clientsPage(ctx: AppContext, state: { flash?: Flash; status?: number } = {}) {
+  const clients = await listConnectedClients(ctx.platform, ctx.signedIn.user.id);
+  const rows = clients.map((c) => [
+    cellTitle(c.clientName, c.redirectHost),
+    cellTitle(c.organization.name, c.websites ? c.websites.map((w) => w.name).join(", ") : "All websites"),
+    badge(c.access === "write" ? "Read and write" : "Read only", c.access === "write" ? "accent" : "neutral"),
+    when(c.createdAt),
+    c.lastUsedAt ? when(c.lastUsedAt) : html`<span class="muted">Never</span>`,
+    postButton({
+      action: `/account/connected-clients/${encodeURIComponent(c.grantId)}/revoke`,
+      csrf: ctx.csrf,
+      label: "Revoke",
+      tone: "danger",
+    }),
+  ]);
+  return page(ctx, {
+    title: "Connected clients",
+    nav: "clients",
+    status: state.status,
+    body: html`${pageHeader("Connected clients", "MCP clients you approved (Claude, ChatGPT, VS Code, Cursor...). Revoking one ends its access at once.")}
+${flash(state.flash ?? notice(ctx))}
+${card({
+  flush: true,
+  body: table(
+    ["Client", "Organization", "Access", "Connected", "Last used", ""],
+    rows,
+    emptyState(
+      "No connected clients",
+      "Point an MCP client at the server's /v1/mcp URL and approve it to see it here.",
+    ),
+  ),
+})}`,
+  });
+}
+
+/** The signed-in user's connected OAuth clients, and the dev outbox (only without SMTP). */
+export function registerAccountPages(app: H3, platform: Platform): void {
+  app.get(
+    "/account/connected-clients",
+    handle(platform, appContext, (ctx) => clientsPage(ctx)),
+  );
+  app.post(
+    "/account/connected-clients/:grantId/revoke",
+    handle(platform, appContext, async (ctx) => {
+      const form = await readForm(ctx);
+      if (form instanceof Response) return form;
+      try {
+        await revokeConnectedClient(ctx.platform, ctx.signedIn.user.id, param(ctx.event, "grantId"));
+      } catch (error) {
+        return clientsPage(ctx, { flash: errorFlash(error), status: statusOf(error) });
+      }
+      return done("/account/connected-clients", "client-revoked");
+    }),
+  );
+
+  // Dev only: with SMTP configured mail leaves the machine and this page does not exist.
+  app.get(
+    "/dev/outbox",
+    handle(platform, appContext, async (ctx) => {
+      if (!devMode(ctx.platform)) return errorPage(ctx, new ApiError("not_found", "No such page."));
+      const mail = await ctx.platform.db.read((stores) => stores.mail.recent(OUTBOX_LIMIT));
+      const items = mail.map(
+        (
+          m,
+        ) => html`<details class="mail-item card"${mail[0] === m ? html` open` : ""}><summary class="card-header"><div>
+<h2>${m.subject}</h2><p>To ${m.toAddress} · ${when(new Date(m.createdAt).toISOString())}</p></div>
+<span>${badge(m.kind, "accent")} ${m.error ? badge("failed", "danger") : m.sentAt ? badge("delivered", "success") : badge("queued")}</span></summary>
+<div class="card-body"><pre class="mail">${linkify(m.textBody)}</pre></div></details>`,
+      );
+      return page(ctx, {
+        title: "Dev outbox",
+        nav: "outbox",
+        body: html`${pageHeader("Dev outbox", `The last ${OUTBOX_LIMIT} messages the platform sent. In dev, mail is printed to the console and shown here instead of being delivered.`)}
+${items.length ? items : card({ body: emptyState("No mail yet", "Invitations and password resets show up here.") })}`,
+      });
+    }),
+  );
+}
+
+/** Escapes mail text and turns its http(s) links into anchors (invitation and reset links). */
+function linkify(text: string) {
+  const parts = text.split(/(https?:\/\/[^\s<>"']+)/g);
+  return parts.map((part, i) => (i % 2 === 1 ? html`<a href="${part}">${part}</a>` : html`${part}`));
+}

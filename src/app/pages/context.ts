@@ -1,0 +1,208 @@
+import { getRouterParams, type H3Event } from "h3";
+import { sameOriginRequest } from "../../accounts/csrf.ts";
+import { checkCsrf, type SignedIn } from "../../accounts/session.ts";
+import { loadUserPrincipal } from "../../auth/users.ts";
+import { ApiError, renderSuggestion, toApiError } from "../../kernel/errors.ts";
+import { callTool } from "../../kernel/pipeline.ts";
+import type { Principal } from "../../kernel/principal.ts";
+import type { Platform } from "../../platform.ts";
+import { requestIdOf } from "../../rest/request-meta.ts";
+import { redirect, requireSignedIn } from "../guard.ts";
+import { emptyState, type Flash } from "../ui/components.ts";
+import { html, type SafeHtml } from "../ui/html.ts";
+import { type ChromeOrganization, renderPage } from "../ui/layout.ts";
+
+/** A signed-in page request: the session, the user's principal as the database says now, their organizations. */
+export interface AppContext {
+  platform: Platform;
+  event: H3Event;
+  signedIn: SignedIn;
+  principal: Principal;
+  organizations: ChromeOrganization[];
+  /** The organization named in the URL (the user holds a grant there), if any. */
+  organization?: ChromeOrganization;
+  csrf: string;
+  /** Runs an operation through the one pipeline as the signed-in user. */
+  call<T = any>(operationId: string, input: unknown): Promise<T>;
+}
+
+export type OrgContext = AppContext & { organization: ChromeOrganization };
+
+/** The transport recorded in audit entries of dashboard calls. */
+const TRANSPORT = "internal" as const;
+
+/** Builds the context of a signed-in page, or the response to send instead (a redirect to sign in). */
+export async function appContext(platform: Platform, event: H3Event): Promise<AppContext | Response> {
+  const signedIn = await requireSignedIn(platform, event);
+  if (signedIn instanceof Response) return signedIn;
+  const principal = await platform.db.read((stores) => loadUserPrincipal(stores, signedIn.user.id));
+  if (!principal) return redirect("/signin");
+  const requestId = requestIdOf(event);
+  const call = async (operationId: string, input: unknown) => {
+    const tool = platform.registry.byOperationId(operationId);
+    if (!tool) throw new ApiError("not_found", `This page needs ${operationId}, which is not available.`);
+    return callTool(platform, tool, input, { principal, transport: TRANSPORT, requestId }) as Promise<any>;
+  };
+  // A user without any grant (left every organization) has no organizations to list.
+  const listed = principal.grants.length ? await call("organizations.list", { limit: 100 }) : { items: [] };
+  const organizations = (listed.items as { id: string; name: string; role: string }[]).map((o) => ({
+    id: o.id,
+    name: o.name,
+    role: o.role,
+  }));
+  return { platform, event, signedIn, principal, organizations, csrf: signedIn.csrfToken, call };
+}
+
+/** Like appContext, for pages under `/orgs/:organizationId` (a 404 page when the user has no grant there). */
+export async function orgContext(platform: Platform, event: H3Event): Promise<OrgContext | Response> {
+  const ctx = await appContext(platform, event);
+  if (ctx instanceof Response) return ctx;
+  const id = param(event, "organizationId");
+  const organization = ctx.organizations.find((o) => o.id === id);
+  if (!organization) return errorPage(ctx, new ApiError("not_found", "This organization was not found."));
+  return { ...ctx, organization };
+}
+
+/** A decoded route parameter. */
+export const param = (event: H3Event, name: string): string =>
+  getRouterParams(event, { decode: true })[name] ?? "";
+
+/** Whether the dev outbox exists (no SMTP server configured). */
+export const devMode = (platform: Platform) => !platform.config.smtpUrl;
+
+/** A page inside the chrome of the signed-in app. */
+export function page(
+  ctx: AppContext,
+  options: { title: string; nav?: string; body: SafeHtml; status?: number },
+): Response {
+  return renderPage({
+    ...options,
+    user: { name: ctx.signedIn.user.name, email: ctx.signedIn.user.email },
+    csrfToken: ctx.csrf,
+    organizations: ctx.organizations,
+    organizationId: ctx.organization?.id ?? ctx.organizations[0]?.id,
+    devOutbox: devMode(ctx.platform),
+  });
+}
+
+/** An operation's failure as a flash message (message and suggestion, operations named by their ids). */
+export function errorFlash(error: unknown): Flash {
+  const failure = toApiError(error);
+  const { suggestion } = failure.options;
+  return {
+    kind: "error",
+    message: failure.message,
+    ...(suggestion ? { suggestion: renderSuggestion(suggestion, (id) => id) } : {}),
+  };
+}
+
+const titles: Partial<Record<string, string>> = {
+  forbidden: "You don't have access to this page",
+  not_found: "Not found",
+  rate_limited: "Slow down",
+};
+
+/** A full error page for a GET that failed (403 for missing permissions, 404 for things out of reach). */
+export function errorPage(ctx: AppContext, error: unknown): Response {
+  const failure = toApiError(error);
+  const f = errorFlash(failure);
+  const title = titles[failure.kind] ?? "Something went wrong";
+  const text =
+    failure.kind === "forbidden" ? "Your role in this organization does not include this page." : f.message;
+  return page(ctx, {
+    title,
+    status: failure.status,
+    body: html`<section class="card">${emptyState(title, text, html`<a class="btn" href="/">Back to the dashboard</a>`)}</section>`,
+  });
+}
+
+/**
+ * The posted form of a signed-in page after its CSRF checks (the session's token in the `csrf` field, and no
+ * cross-origin `Origin` or `Sec-Fetch-Site`); a 403 page otherwise, and nothing is changed.
+ */
+export async function readForm(ctx: AppContext): Promise<URLSearchParams | Response> {
+  let form: URLSearchParams;
+  try {
+    const type = ctx.event.req.headers.get("content-type") ?? "";
+    if (type.includes("multipart/form-data")) {
+      form = new URLSearchParams();
+      for (const [k, v] of await ctx.event.req.formData()) if (typeof v === "string") form.append(k, v);
+    } else {
+      form = new URLSearchParams(await ctx.event.req.text());
+    }
+  } catch {
+    form = new URLSearchParams();
+  }
+  if (!sameOriginRequest(ctx.platform, ctx.event.req) || !checkCsrf(ctx.signedIn, form.get("csrf"))) {
+    return page(ctx, {
+      title: "Form expired",
+      status: 403,
+      body: html`<section class="card">${emptyState(
+        "This form has expired",
+        "The request was refused because it did not carry this session's security token. Nothing was changed. Go back, reload the page and try again.",
+        html`<a class="btn" href="/">Back to the dashboard</a>`,
+      )}</section>`,
+    });
+  }
+  return form;
+}
+
+/** Runs a page handler: a context failure or an unexpected error becomes an error page, never a crash. */
+export function handle<C extends AppContext>(
+  platform: Platform,
+  build: (platform: Platform, event: H3Event) => Promise<C | Response>,
+  handler: (ctx: C) => Promise<Response>,
+) {
+  return async (event: H3Event): Promise<Response> => {
+    const ctx = await build(platform, event);
+    if (ctx instanceof Response) return ctx;
+    try {
+      return await handler(ctx);
+    } catch (error) {
+      if (!(error instanceof ApiError)) platform.log.error(`page ${event.url.pathname} failed`, error);
+      return errorPage(ctx, error);
+    }
+  };
+}
+
+/** Fixed success notices, addressed by code in `?done=` after a redirect (never free text from the URL). */
+const notices: Record<string, string> = {
+  "website-created": "Website created.",
+  "key-revoked": "API key revoked. It stops working on the next request.",
+  "role-changed": "Role updated.",
+  "member-removed": "Member removed.",
+  "invitation-sent": "Invitation sent.",
+  "invitation-revoked": "Invitation revoked.",
+  "invitation-resent": "Invitation sent again with a fresh link.",
+  "editor-granted": "Editor access granted.",
+  "editor-revoked": "Editor access revoked.",
+  "editor-invited": "Invitation sent.",
+  "plan-changed": "Plan updated.",
+  "tier-changed": "AI credit tier updated.",
+  "client-revoked": "Connected client revoked. Its tokens stop working at once.",
+  "organization-created": "Organization created.",
+  joined: "Invitation accepted. Welcome aboard.",
+  "checkout-complete": "Payment complete.",
+};
+
+/** The success notice named by `?done=` on the current URL, if any. */
+export function notice(ctx: AppContext): Flash | undefined {
+  const message = notices[ctx.event.url.searchParams.get("done") ?? ""];
+  return message ? { kind: "success", message } : undefined;
+}
+
+/** A 303 to `path` with a success notice. */
+export function done(path: string, code: string): Response {
+  return redirect(`${path}${path.includes("?") ? "&" : "?"}done=${code}`);
+}
+
+/** The HTTP status of a failed operation (400, 403, 404, 409...). */
+export function statusOf(error: unknown): number {
+  return toApiError(error).status;
+}
+
+/** The base path of the current organization's pages. */
+export const orgPath = (ctx: OrgContext, rest = "") =>
+  `/orgs/${encodeURIComponent(ctx.organization.id)}${rest}`;
+
+export { redirect };

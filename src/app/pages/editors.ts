@@ -1,0 +1,154 @@
+import type { H3 } from "h3";
+import type { Platform } from "../../platform.ts";
+import {
+  card,
+  cellTitle,
+  emptyState,
+  type Flash,
+  field,
+  flash,
+  pageHeader,
+  postButton,
+  roleLabel,
+  select,
+  table,
+  when,
+} from "../ui/components.ts";
+import { html, type SafeHtml } from "../ui/html.ts";
+import { csrfField } from "../ui/layout.ts";
+import {
+  done,
+  errorFlash,
+  handle,
+  notice,
+  type OrgContext,
+  orgContext,
+  orgPath,
+  page,
+  param,
+  readForm,
+  statusOf,
+} from "./context.ts";
+
+interface Editor {
+  userId: string;
+  email: string;
+  name: string;
+  role: string;
+  grantedAt?: string;
+}
+
+const editorRoles = [
+  { value: "content_editor", label: "Content editor (CMS and assets)" },
+  { value: "full_editor", label: "Full editor (also source and publishing)" },
+];
+
+function emailRoleForm(ctx: OrgContext, action: string, button: string, values?: URLSearchParams): SafeHtml {
+  return html`<form method="post" action="${action}" class="form-grid">${csrfField(ctx.csrf)}
+${field({ label: "Email", name: "email", type: "email", required: true, value: values?.get("email") ?? "", autocomplete: "off" })}
+${select({ label: "Role", name: "role", value: values?.get("role") ?? "content_editor", options: editorRoles })}
+<div class="form-actions"><button type="submit" class="primary">${button}</button></div></form>`;
+}
+
+async function render(
+  ctx: OrgContext,
+  state: { flash?: Flash; values?: URLSearchParams; form?: string; status?: number } = {},
+): Promise<Response> {
+  const websiteId = param(ctx.event, "websiteId");
+  const website = await ctx.call("websites.get", { websiteId });
+  const listed = await ctx.call("websiteEditors.list", { websiteId, limit: 100 });
+  const base = orgPath(ctx, `/websites/${encodeURIComponent(websiteId)}/editors`);
+  const rows = (listed.items as Editor[]).map((e) => [
+    cellTitle(e.name, e.email),
+    roleLabel(e.role),
+    when(e.grantedAt),
+    postButton({
+      action: `${base}/revoke`,
+      csrf: ctx.csrf,
+      label: "Revoke",
+      tone: "danger",
+      hidden: { userId: e.userId },
+    }),
+  ]);
+  return page(ctx, {
+    title: `Editors of ${website.name}`,
+    nav: "websites",
+    status: state.status,
+    body: html`${pageHeader(
+      `Editors of ${website.name}`,
+      html`People who can edit only this website, without joining the organization. <a href="${website.url}" target="_blank" rel="noopener">${website.url}</a>`,
+      html`<a class="btn" href="${orgPath(ctx, "/websites")}">All websites</a>`,
+    )}
+${flash(state.flash ?? notice(ctx))}
+${card({
+  title: "Website editors",
+  flush: true,
+  body: table(
+    ["Editor", "Role", "Since", ""],
+    rows,
+    emptyState("No editors yet", "Grant an existing user access, or invite someone by email."),
+  ),
+})}
+<div class="grid-2">
+${card({
+  title: "Grant access",
+  description: "To someone who already has a Sitewright account.",
+  body: emailRoleForm(
+    ctx,
+    `${base}/grant`,
+    "Grant access",
+    state.form === "grant" ? state.values : undefined,
+  ),
+})}
+${card({
+  title: "Invite by email",
+  description: "They get a link to accept; it works for new accounts too.",
+  body: emailRoleForm(
+    ctx,
+    `${base}/invite`,
+    "Send invitation",
+    state.form === "invite" ? state.values : undefined,
+  ),
+})}
+</div>`,
+  });
+}
+
+/** Website editors of one website: list, grant to an existing user, invite by email, revoke. */
+export function registerEditorPages(app: H3, platform: Platform): void {
+  const path = "/orgs/:organizationId/websites/:websiteId/editors";
+  app.get(
+    path,
+    handle(platform, orgContext, (ctx) => render(ctx)),
+  );
+  const actions = {
+    grant: { operationId: "websiteEditors.grant", done: "editor-granted" },
+    invite: { operationId: "websiteEditors.invite", done: "editor-invited" },
+    revoke: { operationId: "websiteEditors.revoke", done: "editor-revoked" },
+  } as const;
+  for (const [action, { operationId, done: code }] of Object.entries(actions)) {
+    app.post(
+      `${path}/${action}`,
+      handle(platform, orgContext, async (ctx) => {
+        const form = await readForm(ctx);
+        if (form instanceof Response) return form;
+        const websiteId = param(ctx.event, "websiteId");
+        const input =
+          action === "revoke"
+            ? { websiteId, userId: form.get("userId") ?? "" }
+            : { websiteId, email: form.get("email")?.trim() ?? "", role: form.get("role") ?? "" };
+        try {
+          await ctx.call(operationId, input);
+        } catch (error) {
+          return render(ctx, {
+            flash: errorFlash(error),
+            values: form,
+            form: action,
+            status: statusOf(error),
+          });
+        }
+        return done(orgPath(ctx, `/websites/${encodeURIComponent(websiteId)}/editors`), code);
+      }),
+    );
+  }
+}

@@ -1,0 +1,58 @@
+import type { H3 } from "h3";
+import type { Platform } from "../../platform.ts";
+import { card, type Flash, field, flash, pageHeader } from "../ui/components.ts";
+import { html } from "../ui/html.ts";
+import { csrfField } from "../ui/layout.ts";
+import {
+  type AppContext,
+  appContext,
+  done,
+  errorFlash,
+  handle,
+  page,
+  readForm,
+  redirect,
+  statusOf,
+} from "./context.ts";
+
+function newOrganizationPage(ctx: AppContext, state: { flash?: Flash; name?: string; status?: number } = {}) {
+  return page(ctx, {
+    title: "New organization",
+    status: state.status,
+    body: html`${pageHeader("New organization", "Organizations own websites, API keys, members and billing.")}
+${flash(state.flash)}
+${card({
+  body: html`<form method="post" action="/orgs" class="form-grid">${csrfField(ctx.csrf)}
+${field({ label: "Name", name: "name", required: true, value: state.name ?? "", placeholder: "Acme Inc." })}
+<div class="form-actions"><button type="submit" class="primary">Create organization</button></div></form>`,
+})}`,
+  });
+}
+
+/** Creating an organization (`/` itself is the accounts module's: it redirects to the first organization). */
+export function registerHomePages(app: H3, platform: Platform): void {
+  app.get(
+    "/orgs/new",
+    handle(platform, appContext, async (ctx) => newOrganizationPage(ctx)),
+  );
+  app.post(
+    "/orgs",
+    handle(platform, appContext, async (ctx) => {
+      const form = await readForm(ctx);
+      if (form instanceof Response) return form;
+      const name = form.get("name")?.trim() ?? "";
+      try {
+        const created = await ctx.call("organizations.create", { name });
+        return done(`/orgs/${encodeURIComponent(created.id)}/websites`, "organization-created");
+      } catch (error) {
+        return newOrganizationPage(ctx, { flash: errorFlash(error), name, status: statusOf(error) });
+      }
+    }),
+  );
+  app.get(
+    "/orgs/:organizationId",
+    handle(platform, appContext, async (ctx) =>
+      redirect(`${ctx.event.url.pathname.replace(/\/$/, "")}/websites`),
+    ),
+  );
+}

@@ -1,0 +1,117 @@
+import type { H3 } from "h3";
+import type { Platform } from "../../platform.ts";
+import {
+  badge,
+  card,
+  cellTitle,
+  emptyState,
+  type Flash,
+  field,
+  flash,
+  pageHeader,
+  table,
+  when,
+} from "../ui/components.ts";
+import { html, raw } from "../ui/html.ts";
+import { icons } from "../ui/icons.ts";
+import { csrfField, roleAtLeast } from "../ui/layout.ts";
+import {
+  done,
+  errorFlash,
+  handle,
+  notice,
+  type OrgContext,
+  orgContext,
+  orgPath,
+  page,
+  readForm,
+  statusOf,
+} from "./context.ts";
+
+const externalIcon = raw(icons.external.value.replace("<svg", '<svg width="12" height="12"'));
+
+interface Website {
+  id: string;
+  name: string;
+  slug: string;
+  url: string;
+  createdAt: string;
+}
+
+async function render(
+  ctx: OrgContext,
+  state: { flash?: Flash; values?: URLSearchParams; status?: number } = {},
+) {
+  const listed = await ctx.call("websites.list", { organizationId: ctx.organization.id, limit: 100 });
+  const websites = listed.items as Website[];
+  const canCreate = roleAtLeast(ctx.organization.role, "admin");
+  const canManageEditors = roleAtLeast(ctx.organization.role, "admin");
+  const rows = websites.map((w) => [
+    cellTitle(w.name, html`<code>${w.slug}</code>`),
+    html`<a href="${w.url}" target="_blank" rel="noopener" class="nowrap">${w.url.replace(/^https?:\/\//, "").replace(/\/$/, "")} ${externalIcon}</a>`,
+    when(w.createdAt),
+    canManageEditors
+      ? html`<a class="btn small" href="${orgPath(ctx, `/websites/${encodeURIComponent(w.id)}/editors`)}">Editors</a>`
+      : "",
+  ]);
+  const create = canCreate
+    ? card({
+        title: "Create a website",
+        description: "It starts from the starter site. Nothing is live until the first publish.",
+        body: html`<form method="post" action="${orgPath(ctx, "/websites")}" class="form-grid">${csrfField(ctx.csrf)}
+<div class="form-row">${field({ label: "Name", name: "name", required: true, value: state.values?.get("name") ?? "", placeholder: "Acme Landing" })}
+${field({ label: "Subdomain (optional)", name: "slug", value: state.values?.get("slug") ?? "", placeholder: "acme-landing", hint: "Generated from the name when empty." })}</div>
+<div class="form-actions"><button type="submit" class="primary">Create website</button></div></form>`,
+      })
+    : "";
+  return page(ctx, {
+    title: "Websites",
+    nav: "websites",
+    status: state.status,
+    body: html`${pageHeader("Websites", html`Websites of ${ctx.organization.name} ${badge(websites.length === 1 ? "1 website" : `${websites.length} websites`)}`)}
+${flash(state.flash ?? notice(ctx))}
+${card({
+  title: "All websites",
+  description: "Each website is served at its own subdomain once published.",
+  flush: true,
+  body: table(
+    ["Website", "Live site", "Created", ""],
+    rows,
+    emptyState(
+      "No websites yet",
+      canCreate
+        ? "Create the first website below, or let an agent create one over MCP."
+        : "Nothing here yet.",
+    ),
+  ),
+})}
+${create}`,
+  });
+}
+
+/** Websites of the current organization: the list with links to the live sites, and the create form. */
+export function registerWebsitePages(app: H3, platform: Platform): void {
+  app.get(
+    "/orgs/:organizationId/websites",
+    handle(platform, orgContext, (ctx) => render(ctx)),
+  );
+  app.post(
+    "/orgs/:organizationId/websites",
+    handle(platform, orgContext, async (ctx) => {
+      const form = await readForm(ctx);
+      if (form instanceof Response) return form;
+      const slug = form.get("slug")?.trim();
+      try {
+        await ctx.call("websites.create", {
+          organizationId: ctx.organization.id,
+          name: form.get("name") ?? "",
+          ...(slug ? { slug } : {}),
+        });
+      } catch (error) {
+        const f = errorFlash(error);
+        return render(ctx, { flash: f, values: form, status: statusOf(error) });
+      }
+      return done(orgPath(ctx, "/websites"), "website-created");
+    }),
+  );
+}

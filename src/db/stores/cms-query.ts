@@ -1,0 +1,264 @@
+// Item queries in SQL over the query index (cms_item_values, cms_item_terms). One statement text for both
+// dialects except null placement in ORDER BY and two function names; every comparison is on values the platform
+// normalized (lower-casing, canonical JSON, words), in byte order (SQLite BINARY, PostgreSQL COLLATE "C").
+import { type SQL, sql } from "drizzle-orm";
+import type { Db, Tables } from "../types.ts";
+import type { CmsItemRecord } from "./cms.ts";
+import { lowerText, skeyOf } from "./cms-index.ts";
+
+export type ItemColumn = "id" | "slug" | "createdAt" | "updatedAt" | "publishedAt" | "position";
+export type QueryRef =
+  | { kind: "item"; column: ItemColumn }
+  | { kind: "value"; key: string; numeric: boolean; multi: boolean };
+export type QueryOp =
+  | "eq"
+  | "ne"
+  | "lt"
+  | "lte"
+  | "gt"
+  | "gte"
+  | "in"
+  | "notIn"
+  | "contains"
+  | "startsWith"
+  | "isNull";
+/** A condition with its operand normalized: numbers for numeric refs (times in ms, booleans 0/1), text otherwise. */
+export interface QueryCondition {
+  ref: QueryRef;
+  op: QueryOp;
+  value: unknown;
+}
+export type QueryFilter = { and: QueryFilter[] } | { or: QueryFilter[] } | { condition: QueryCondition };
+export interface QuerySortKey {
+  ref: QueryRef | { kind: "rank" };
+  desc: boolean;
+}
+
+export interface ItemQuery {
+  collectionId: string;
+  status: "draft" | "published" | "all";
+  archived: "exclude" | "include" | "only";
+  filter?: QueryFilter | undefined;
+  /** Search words (already tokenized); every one must start a word of a text field. */
+  search?: string[] | undefined;
+  /** Sort keys; the builder appends id as the final tiebreak, in the last key's direction. */
+  sort: QuerySortKey[];
+  /** The previous page's last row: one value per sort key, then its id. */
+  after?: unknown[] | undefined;
+  limit: number;
+}
+
+export interface ItemQueryPage {
+  items: CmsItemRecord[];
+  /** Per item: its sort key values then id (what a cursor carries). */
+  keys: unknown[][];
+}
+
+const ITEM_COLUMNS: Record<ItemColumn, { sql: string; numeric: boolean }> = {
+  id: { sql: "i.id", numeric: false },
+  slug: { sql: "i.slug", numeric: false },
+  createdAt: { sql: "i.created_at", numeric: true },
+  updatedAt: { sql: "i.updated_at", numeric: true },
+  publishedAt: { sql: "i.published_at", numeric: true },
+  position: { sql: "i.position", numeric: true },
+};
+
+const list = (values: unknown[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
+
+/** Runs one page of an item query; `load` reads the full records of the ids found. */
+export async function queryItems(
+  db: Db,
+  _t: Tables,
+  isPg: boolean,
+  query: ItemQuery,
+  load: (ids: string[]) => Promise<CmsItemRecord[]>,
+): Promise<ItemQueryPage> {
+  const state = query.status === "published" ? "p" : "d";
+  const contains = (haystack: SQL, needle: string) =>
+    isPg ? sql`strpos(${haystack}, ${needle}) > 0` : sql`instr(${haystack}, ${needle}) > 0`;
+  const bool = (value: boolean) => sql.raw(isPg ? String(value) : value ? "1" : "0");
+
+  /** A comparison of `col` (its indexed prefix `skey`, for text) with the operand. */
+  function compare(col: SQL, skey: SQL | undefined, numeric: boolean, op: QueryOp, value: unknown): SQL {
+    const x = value as string | number;
+    const bound = (cmp: string) =>
+      !numeric && skey ? sql`${skey} ${sql.raw(cmp)} ${skeyOf(String(x))} AND ` : sql``;
+    switch (op) {
+      case "eq":
+        return sql`${bound("=")}${col} = ${x}`;
+      case "ne":
+        return sql`(${col} IS NULL OR ${col} <> ${x})`;
+      case "lt":
+        return sql`${bound("<=")}${col} < ${x}`;
+      case "lte":
+        return sql`${bound("<=")}${col} <= ${x}`;
+      case "gt":
+        return sql`${bound(">=")}${col} > ${x}`;
+      case "gte":
+        return sql`${bound(">=")}${col} >= ${x}`;
+      case "in":
+        return sql`${col} IN (${list(value as unknown[])})`;
+      case "notIn":
+        return sql`(${col} IS NULL OR ${col} NOT IN (${list(value as unknown[])}))`;
+      case "isNull":
+        return value ? sql`${col} IS NULL` : sql`${col} IS NOT NULL`;
+      default:
+        throw new Error(`operator ${op} needs text`);
+    }
+  }
+
+  function condition(c: QueryCondition): SQL {
+    if (c.ref.kind === "item") {
+      const column = ITEM_COLUMNS[c.ref.column];
+      const col = sql.raw(column.sql);
+      // id and slug are ASCII, so lower() is the same on both databases.
+      if (c.op === "contains") return contains(sql`lower(${col})`, lowerText(String(c.value)));
+      if (c.op === "startsWith") {
+        const needle = lowerText(String(c.value));
+        return sql`substr(lower(${col}), 1, ${[...needle].length}) = ${needle}`;
+      }
+      return compare(col, undefined, column.numeric, c.op, c.value);
+    }
+    const ref = c.ref;
+    let pred: SQL;
+    if (c.op === "contains" && ref.multi) {
+      pred = sql`v.skey = ${skeyOf(String(c.value))} AND v.txt = ${String(c.value)}`;
+    } else if (c.op === "contains") {
+      pred = contains(sql`v.low`, lowerText(String(c.value)));
+    } else if (c.op === "startsWith") {
+      const needle = lowerText(String(c.value));
+      pred = sql`substr(v.low, 1, ${[...needle].length}) = ${needle}`;
+    } else {
+      pred = compare(sql.raw(ref.numeric ? "v.num" : "v.txt"), sql.raw("v.skey"), ref.numeric, c.op, c.value);
+    }
+    return sql`EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id AND v.state = ${state} AND v.field_key = ${ref.key} AND ${pred})`;
+  }
+
+  function filter(node: QueryFilter): SQL {
+    if ("condition" in node) return condition(node.condition);
+    const parts = ("and" in node ? node.and : node.or).map((child) => sql`(${filter(child)})`);
+    return sql.join(parts, sql.raw("and" in node ? " AND " : " OR "));
+  }
+
+  // ── Sort keys: expressions, joins ────────────────────────────────────────────────────────────────────
+  const joins: SQL[] = [];
+  const keys: { expr: SQL; order: SQL[]; desc: boolean; numeric: boolean; skey?: SQL }[] = [];
+  const drivenByValues = query.sort[0]?.ref.kind === "value";
+  for (const [n, key] of query.sort.entries()) {
+    const ref = key.ref;
+    if (ref.kind === "item") {
+      const column = ITEM_COLUMNS[ref.column];
+      const expr = sql.raw(column.sql);
+      keys.push({ expr, order: [expr], desc: key.desc, numeric: column.numeric });
+    } else if (ref.kind === "rank") {
+      const expr = sql.raw("r.rank");
+      keys.push({ expr, order: [expr], desc: key.desc, numeric: true });
+    } else {
+      const alias = `s${n}`;
+      if (n > 0) {
+        joins.push(
+          sql`JOIN cms_item_values ${sql.raw(alias)} ON ${sql.raw(alias)}.item_id = i.id AND ${sql.raw(alias)}.state = ${state} AND ${sql.raw(alias)}.field_key = ${ref.key}`,
+        );
+      }
+      const expr = sql.raw(`${alias}.${ref.numeric ? "num" : "txt"}`);
+      const skey = ref.numeric ? undefined : sql.raw(`${alias}.skey`);
+      keys.push({ expr, order: skey ? [skey, expr] : [expr], desc: key.desc, numeric: ref.numeric, skey });
+    }
+  }
+  const idExpr = sql.raw(drivenByValues ? "s0.item_id" : "i.id");
+  const lastDesc = query.sort.length > 0 && (query.sort[query.sort.length - 1] as QuerySortKey).desc;
+  keys.push({ expr: idExpr, order: [idExpr], desc: lastDesc, numeric: false });
+
+  // ── WHERE ────────────────────────────────────────────────────────────────────────────────────────────
+  const where: SQL[] = [sql`i.collection_id = ${query.collectionId}`];
+  const first = query.sort[0]?.ref;
+  if (first?.kind === "value") {
+    where.push(
+      sql`s0.collection_id = ${query.collectionId} AND s0.state = ${state} AND s0.field_key = ${first.key}`,
+    );
+  }
+  if (query.status !== "all") where.push(sql`i.status = ${query.status}`);
+  if (query.archived !== "include") where.push(sql`i.archived = ${bool(query.archived === "only")}`);
+  if (query.filter) where.push(sql`(${filter(query.filter)})`);
+  if (query.after) where.push(sql`(${after(query.after)})`);
+
+  /** Rows strictly after the cursor position in the sort order (null is the smallest value). */
+  function after(position: unknown[]): SQL {
+    const ors: SQL[] = [];
+    for (let j = 0; j < keys.length; j++) {
+      const ands: SQL[] = [];
+      for (let m = 0; m < j; m++) {
+        const k = keys[m] as (typeof keys)[number];
+        const c = position[m];
+        ands.push(c === null ? sql`${k.expr} IS NULL` : sql`${k.expr} = ${c}`);
+      }
+      const k = keys[j] as (typeof keys)[number];
+      const c = position[j];
+      if (k.desc) {
+        if (c === null) continue; // nothing sorts after null in descending order
+        ands.push(sql`(${k.expr} < ${c} OR ${k.expr} IS NULL)`);
+      } else {
+        ands.push(c === null ? sql`${k.expr} IS NOT NULL` : sql`${k.expr} > ${c}`);
+      }
+      ors.push(sql`(${sql.join(ands, sql` AND `)})`);
+    }
+    const head = keys[0] as (typeof keys)[number];
+    const c0 = position[0];
+    // Redundant bound on the leading key so the index range starts at the cursor.
+    const lead =
+      !head.desc && c0 !== null && c0 !== undefined
+        ? head.skey
+          ? sql`${head.skey} >= ${skeyOf(String(c0))} AND `
+          : sql`${head.expr} >= ${c0} AND `
+        : sql``;
+    return ors.length ? sql`${lead}(${sql.join(ors, sql` OR `)})` : sql`1 = 0`;
+  }
+
+  // ── Search ───────────────────────────────────────────────────────────────────────────────────────────
+  if (query.search && query.search.length > 0) {
+    const parts = query.search.map(
+      (word, q) =>
+        sql`SELECT t.item_id AS item_id, ${sql.raw(String(q))} AS q, CASE WHEN t.term = ${word} THEN t.score * 2 ELSE t.score END AS score FROM cms_item_terms t WHERE t.collection_id = ${query.collectionId} AND t.state = ${state} AND t.term >= ${word} AND t.term < ${`${word}\u{10FFFF}`}`,
+    );
+    joins.push(
+      sql`JOIN (SELECT x.item_id AS item_id, SUM(x.score) AS rank FROM (${sql.join(parts, sql` UNION ALL `)}) x GROUP BY x.item_id HAVING COUNT(DISTINCT x.q) = ${sql.raw(String(query.search.length))}) r ON r.item_id = i.id`,
+    );
+  }
+
+  const direction = (desc: boolean) =>
+    sql.raw(isPg ? (desc ? "DESC NULLS LAST" : "ASC NULLS FIRST") : desc ? "DESC" : "ASC");
+  const orderBy = sql.join(
+    keys.flatMap((k) => k.order.map((e) => sql`${e} ${direction(k.desc)}`)),
+    sql`, `,
+  );
+  const select = sql.join(
+    keys.map((k, n) => sql`${k.expr} AS ${sql.raw(`k${n}`)}`),
+    sql`, `,
+  );
+  const from = drivenByValues
+    ? sql`cms_item_values s0 JOIN cms_items i ON i.id = s0.item_id`
+    : sql`cms_items i`;
+  const statement = sql`SELECT ${select} FROM ${from} ${sql.join(joins, sql` `)} WHERE ${sql.join(where, sql` AND `)} ORDER BY ${orderBy} LIMIT ${query.limit}`;
+
+  const rows = (
+    isPg
+      ? (await (db as unknown as { execute(q: SQL): Promise<{ rows: unknown[] }> }).execute(statement)).rows
+      : (db as unknown as { all(q: SQL): unknown[] }).all(statement)
+  ) as Record<string, unknown>[];
+  const keyRows = rows.map((row) =>
+    keys.map((k, n) => {
+      const value = row[`k${n}`];
+      return k.numeric && value !== null && value !== undefined ? Number(value) : (value ?? null);
+    }),
+  );
+  const ids = keyRows.map((key) => key[key.length - 1] as string);
+  const byId = new Map((await load(ids)).map((item) => [item.id, item]));
+  return {
+    items: ids.map((id) => byId.get(id)).filter((item): item is CmsItemRecord => item !== undefined),
+    keys: keyRows,
+  };
+}

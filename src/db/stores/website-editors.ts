@@ -1,0 +1,89 @@
+import { and, asc, eq, gt, or } from "drizzle-orm";
+import type { KeysetPosition } from "../../kernel/cursor.ts";
+import type { Db, Tables } from "../types.ts";
+
+/** A user's editor grant on one website (no organization membership needed). */
+export interface WebsiteEditorRecord {
+  websiteId: string;
+  userId: string;
+  organizationId: string;
+  role: string;
+  createdAt: number;
+  createdByType: string;
+  createdById: string;
+}
+
+/** An editor grant with the editor's user, as the editors list shows it. */
+export interface WebsiteEditorEntry extends WebsiteEditorRecord {
+  email: string;
+  name: string;
+}
+
+/** Website editor grants. */
+export interface WebsiteEditorStore {
+  /** Inserts the grant, or changes the role of the user's existing grant on that website. */
+  upsert(record: WebsiteEditorRecord): Promise<void>;
+  get(websiteId: string, userId: string): Promise<WebsiteEditorEntry | undefined>;
+  /** Editors of a website oldest first (createdAt, then user id). */
+  list(websiteId: string, options: { after?: KeysetPosition; limit: number }): Promise<WebsiteEditorEntry[]>;
+  ofUser(userId: string): Promise<WebsiteEditorRecord[]>;
+  remove(websiteId: string, userId: string): Promise<void>;
+  /** Removes every grant of the user on websites of the organization (a removed member loses all access). */
+  removeUserFromOrganization(organizationId: string, userId: string): Promise<number>;
+}
+
+export function websiteEditorStore(db: Db, t: Tables): WebsiteEditorStore {
+  const e = t.websiteEditors;
+  const u = t.users;
+  const entry = () =>
+    db
+      .select({
+        websiteId: e.websiteId,
+        userId: e.userId,
+        organizationId: e.organizationId,
+        role: e.role,
+        createdAt: e.createdAt,
+        createdByType: e.createdByType,
+        createdById: e.createdById,
+        email: u.email,
+        name: u.name,
+      })
+      .from(e)
+      .innerJoin(u, eq(u.id, e.userId));
+  return {
+    async upsert(record) {
+      await db
+        .insert(e)
+        .values(record)
+        .onConflictDoUpdate({ target: [e.websiteId, e.userId], set: { role: record.role } });
+    },
+    async get(websiteId, userId) {
+      const [row] = await entry()
+        .where(and(eq(e.websiteId, websiteId), eq(e.userId, userId)))
+        .limit(1);
+      return row;
+    },
+    async list(websiteId, { after, limit }) {
+      const position = after
+        ? or(gt(e.createdAt, after.createdAt), and(eq(e.createdAt, after.createdAt), gt(e.userId, after.id)))
+        : undefined;
+      return entry()
+        .where(and(eq(e.websiteId, websiteId), position))
+        .orderBy(asc(e.createdAt), asc(e.userId))
+        .limit(limit);
+    },
+    async ofUser(userId) {
+      return db.select().from(e).where(eq(e.userId, userId)).orderBy(asc(e.createdAt), asc(e.websiteId));
+    },
+    async remove(websiteId, userId) {
+      await db.delete(e).where(and(eq(e.websiteId, websiteId), eq(e.userId, userId)));
+    },
+    async removeUserFromOrganization(organizationId, userId) {
+      const removed = await db
+        .delete(e)
+        .where(and(eq(e.organizationId, organizationId), eq(e.userId, userId)))
+        .returning({ websiteId: e.websiteId });
+      return removed.length;
+    },
+  };
+}

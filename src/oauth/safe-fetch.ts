@@ -1,0 +1,145 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import { BlockList, isIP } from "node:net";
+
+/** Addresses a server-side fetch must never reach (private, loopback, link-local, multicast, reserved). */
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const) {
+  blocked.addSubnet(net, prefix, "ipv4");
+}
+for (const [net, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+  ["64:ff9b::", 96],
+  ["2001:db8::", 32],
+] as const) {
+  blocked.addSubnet(net, prefix, "ipv6");
+}
+
+const isLoopback = (address: string) =>
+  address === "::1" || /^127\./.test(address) || /^::ffff:127\./i.test(address);
+
+/** Whether a public fetch may connect to `address` (IPv4-mapped IPv6 is checked as IPv4). */
+export function isPublicAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return !blocked.check(mapped[1]!, "ipv4");
+  const family = isIP(address);
+  if (family === 0) return false;
+  return !blocked.check(address, family === 4 ? "ipv4" : "ipv6");
+}
+
+export interface SafeFetchOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  /** Allow loopback addresses (and http on them): local development and tests only. */
+  allowLoopback: boolean;
+  ca?: string;
+}
+
+export interface SafeFetchResult {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export class SafeFetchError extends Error {}
+
+/**
+ * GETs `url` from the public internet only: https (http only on an allowed loopback), the host resolved once
+ * and every address checked, the connection pinned to the checked address, no redirects followed, a time
+ * limit over the whole exchange and a cap on the body.
+ */
+export function safeFetch(url: URL, options: SafeFetchOptions): Promise<SafeFetchResult> {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const allowed = (address: string) =>
+    isPublicAddress(address) || (options.allowLoopback && isLoopback(address));
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && options.allowLoopback)) {
+    return Promise.reject(new SafeFetchError("the URL must use https"));
+  }
+  if (url.username || url.password)
+    return Promise.reject(new SafeFetchError("the URL must not carry credentials"));
+  if (isIP(host) && !allowed(host)) {
+    return Promise.reject(new SafeFetchError(`${host} is not a public address`));
+  }
+  let refused: string | undefined;
+  const lookup = (
+    hostname: string,
+    opts: { all?: boolean },
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    dnsLookup(hostname, { all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const bad = addresses.find((a) => !allowed(a.address));
+      if (bad || addresses.length === 0) {
+        refused = `${hostname} resolves to ${bad?.address ?? "nothing"}, which is not a public address`;
+        return callback(new SafeFetchError(refused), []);
+      }
+      // Pin: connect to the address just checked, never re-resolve.
+      const first = addresses[0]!;
+      if (opts.all) callback(null, [first]);
+      else callback(null, first.address, first.family);
+    });
+  };
+  if (url.protocol === "http:" && !isIP(host) && host !== "localhost") {
+    return Promise.reject(new SafeFetchError("http is allowed only on loopback"));
+  }
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(
+      url,
+      {
+        method: "GET",
+        headers: { accept: "application/json", "user-agent": "Sitewright-OAuth/1" },
+        lookup: lookup as never,
+        ...(options.ca && url.protocol === "https:" ? { ca: options.ca } : {}),
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes) {
+            request.destroy(new SafeFetchError(`the document is larger than ${options.maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
+    const timer = setTimeout(
+      () => request.destroy(new SafeFetchError(`no answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    request.on("error", (error) => reject(refused ? new SafeFetchError(refused) : error));
+    request.on("close", () => clearTimeout(timer));
+    request.end();
+  });
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { invitationAccept } from "../../src/services/organizations/invitation-accept.ts";
+import { projectInvitation } from "../../src/services/organizations/invitations.ts";
+import { invitation } from "./invitation-schemas.ts";
+
+export default defineTool({
+  operationId: "organizations.invitations.accept",
+  group: "Organizations",
+  title: "Accept an invitation",
+  description:
+    "Accepts an invitation with the token from its emailed link, as the signed-in user: makes them a member of the organization with the invited role, or an editor of the invited website. Only a signed-in user can accept (API keys get 403), and only with the invited email address. Expired, revoked or already used invitations are refused (conflict); a link replaced by a resend is not_found.",
+  input: z
+    .object({
+      token: z.string().min(1).max(200).describe("The token parameter of the invitation link."),
+    })
+    .strict(),
+  output: invitation,
+  capability: "organizations.invitations.accept",
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  cost: "standard",
+  http: { method: "POST", path: "/invitations/accept" },
+  auditTarget: (_input, output) => ({ type: "organizations.invitations", id: output.id }),
+  async handler(input, ctx) {
+    return projectInvitation(await invitationAccept(ctx, input.token), ctx.now);
+  },
+});

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { decodeCursor, page } from "../../src/kernel/cursor.ts";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { projectInvitation } from "../../src/services/organizations/invitations.ts";
+import { invitation, invitationStatus } from "./invitation-schemas.ts";
+
+export default defineTool({
+  operationId: "organizations.invitations.list",
+  group: "Organizations",
+  title: "List invitations",
+  description:
+    "Lists an organization's invitations newest first, both to the organization and to edit one of its websites. Filter by status (pending, accepted, revoked, expired) or websiteId. Resend a pending or expired one with organizations_invitations_resend; cancel a pending one with organizations_invitations_revoke.",
+  input: z
+    .object({
+      organizationId: fields.organizationId(),
+      status: invitationStatus.optional().describe("Only invitations in this status."),
+      websiteId: fields.websiteId().optional().describe("Only editor invitations to this website."),
+      cursor: fields.cursor(),
+      limit: fields.limit(),
+    })
+    .strict(),
+  output: listOf(invitation),
+  capability: "organizations.invitations.list",
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "GET", path: "/organizations/{organizationId}/invitations" },
+  async handler(input, ctx) {
+    const rows = await ctx.stores.invitations.list({
+      organizationId: input.organizationId,
+      ...(input.websiteId ? { websiteId: input.websiteId } : {}),
+      ...(input.status ? { status: input.status } : {}),
+      now: ctx.now,
+      after: input.cursor ? decodeCursor(input.cursor) : undefined,
+      limit: input.limit + 1,
+    });
+    return page(
+      rows,
+      input.limit,
+      (row) => row.createdAt,
+      (row) => projectInvitation(row, ctx.now),
+    );
+  },
+});

@@ -1,0 +1,33 @@
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import {
+  memberOf,
+  projectMember,
+  requireAnotherOwner,
+  requireOwnerFor,
+} from "../../src/services/organizations/members.ts";
+import { member, memberInput, memberRole } from "./member-schemas.ts";
+
+export default defineTool({
+  operationId: "organizations.members.updateRole",
+  group: "Organizations",
+  title: "Change a member's role",
+  description:
+    "Changes the role of a member of an organization; it applies from their next request. Only an owner can make someone an owner or change an owner's role, and the last owner cannot be demoted (make another member owner first). Returns the member.",
+  input: memberInput.extend({ role: memberRole }).strict(),
+  output: member,
+  capability: "organizations.members.updateRole",
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "PATCH", path: "/organizations/{organizationId}/members/{userId}" },
+  auditTarget: (input) => ({ type: "organizations.members", id: input.userId }),
+  async handler(input, ctx) {
+    const current = await memberOf(ctx, input.organizationId, input.userId);
+    if (current.role === input.role) return projectMember(current);
+    if (current.role === "owner" || input.role === "owner") {
+      requireOwnerFor(ctx.access, input.organizationId, "grant or change the owner role");
+    }
+    await requireAnotherOwner(ctx, current, "demote");
+    await ctx.stores.members.updateRole(input.organizationId, input.userId, input.role);
+    return projectMember({ ...current, role: input.role });
+  },
+});

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { organizationName } from "./create.ts";
+import { organization, projectOrganization } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "organizations.update",
+  group: "Organizations",
+  title: "Update an organization",
+  description: "Renames an organization. Returns the organization with this credential's role in it.",
+  input: z.object({ organizationId: fields.organizationId(), name: organizationName }).strict(),
+  output: organization,
+  capability: "organizations.update",
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  cost: "standard",
+  http: { method: "PATCH", path: "/organizations/{organizationId}" },
+  async handler(input, ctx) {
+    const org = await ctx.access.organization(input.organizationId);
+    await ctx.stores.organizations.update(org.id, { name: input.name, updatedAt: ctx.now });
+    return projectOrganization({ ...org, name: input.name, updatedAt: ctx.now }, ctx.access.grantIn(org.id)!);
+  },
+});
