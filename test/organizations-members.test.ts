@@ -57,6 +57,7 @@ describeMatrix("organizations: create, update, members", (ctx) => {
       added.push(
         await ctx.t.createUser(email("lister"), { organizationId: orgId(), role: "content_editor" }),
       );
+      await new Promise((resolve) => setTimeout(resolve, 3)); // distinct joinedAt (ties order by user id)
     }
     const seen: { userId: string; email: string; role: string; joinedAt: string; name: string }[] = [];
     let cursor: string | undefined;

@@ -34,13 +34,18 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
   const nameOperation = (id: string) => platform.registry.nameFor("mcp", id);
   const byName = new Map(mcpTools(platform.registry.tools).map(({ tool }) => [tool.mcpName, tool]));
 
-  /** A `tools/call` of an existing tool the OAuth principal may not call: answered 403 insufficient_scope. */
+  /**
+   * A `tools/call` that only the consent's scope stands in the way of (a write tool on a read-only connection the
+   * user's role would allow): answered 403 insufficient_scope, so the client can ask for more. A tool the user's
+   * role itself lacks gets the ordinary `forbidden` tool error: re-authorizing could not help.
+   */
   const toolBeyondGrant = (principal: Principal, body: unknown) => {
-    if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
+    if (!principal.readOnly || !body || typeof body !== "object" || Array.isArray(body)) return undefined;
     const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
     if (method !== "tools/call" || typeof params?.name !== "string") return undefined;
     const tool = byName.get(params.name);
-    return tool && !canCall(principal, tool) ? tool : undefined;
+    if (!tool || canCall(principal, tool)) return undefined;
+    return canCall({ ...principal, readOnly: false }, tool) ? tool : undefined;
   };
 
   async function serveLegacy(request: Request, body: unknown, caller: CallerInfo, authInfo: object) {
