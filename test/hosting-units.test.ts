@@ -213,15 +213,16 @@ describeMatrix(
       await publishFiles(ctx.t.platform, website.id, {
         "pages/index.tsx": "export default function Home() { return <h1>On the sites domain</h1>; }\n",
       });
-      const get = async (host: string) => {
-        if (ctx.mode === "server") return rawRequest(Number(new URL(ctx.origin).port), host, "/");
-        const res = await ctx.t.app.fetch(new Request(`http://${host}/`, { headers: { host } }));
+      const get = async (host: string, path = "/") => {
+        if (ctx.mode === "server") return rawRequest(Number(new URL(ctx.origin).port), host, path);
+        const res = await ctx.t.app.fetch(new Request(`http://${host}${path}`, { headers: { host } }));
         return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
       };
       const site = await get(`${website.slug}.sites.example.test:8443`);
       expect(site.status).toBe(200);
       expect(site.body.toString()).toContain("On the sites domain");
-      const other = await get(`${website.slug}.localhost`);
+      // Another host is the API and app host: its /v1 answers, not the website.
+      const other = await get(`${website.slug}.localhost`, "/v1/no-such-route");
       expect(other.status).toBe(404);
       expect(other.headers.get("content-type")).toMatch(/^application\/json/);
     });

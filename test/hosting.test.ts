@@ -136,7 +136,9 @@ describeMatrix("hosting", (ctx) => {
     });
     expect(onSite.status).toBe(404);
     expect(onSite.text).toBe(page(starter, "/404.html"));
-    expect((await h.site("localhost", "/")).headers.get("content-type")).toMatch(/application\/json/);
+    expect((await h.site("localhost", "/v1/no-such-route")).headers.get("content-type")).toMatch(
+      /application\/json/,
+    );
   });
 
   it("serves pages with their types, validators and caching; nested pages with canonical trailing slashes", async () => {

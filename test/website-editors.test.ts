@@ -156,4 +156,21 @@ describeMatrix("website editors", (ctx) => {
     const members = await ctx.request("GET", `/organizations/${orgId()}/members?limit=100`);
     expect(members.body.items.map((m: { userId: string }) => m.userId)).not.toContain(user.id);
   });
+
+  it("deleting a website removes its editors and revokes open invitations to edit it", async () => {
+    const a = await site("doomed");
+    const user = await ctx.t.createUser(email("doomed-editor"));
+    await ctx.request("POST", `/websites/${a.id}/editors`, {
+      body: { userId: user.id, role: "full_editor" },
+    });
+    const invited = await ctx.request("POST", `/websites/${a.id}/editors/invitations`, {
+      body: { email: email("doomed-invitee"), role: "content_editor" },
+    });
+    expect(invited.status).toBe(200);
+    expect((await ctx.request("DELETE", `/websites/${a.id}`)).status).toBe(200);
+    expect(await ctx.t.platform.db.read((s) => s.websiteEditors.ofUser(user.id))).toEqual([]);
+    const listed = await ctx.request("GET", `/organizations/${orgId()}/invitations?limit=100`);
+    const invitation = listed.body.items.find((i: { id: string }) => i.id === invited.body.id);
+    expect(invitation).toMatchObject({ status: "revoked" });
+  });
 });

@@ -1,11 +1,12 @@
 import { expect, it } from "vitest";
+import { rebuildFlaggedIndexes } from "../../src/db/database.ts";
 import {
   type CmsCollectionRecord,
   type CmsFieldRecord,
   type CmsItemRecord,
   isUniqueViolation,
 } from "../../src/db/stores/cms.ts";
-import { describeStores, hexId } from "./fixtures.ts";
+import { describeStores, hexId, rawQuery } from "./fixtures.ts";
 
 const collection = (
   websiteId: string,
@@ -140,5 +141,48 @@ describeStores("cms store", (ctx) => {
     await ctx.db.transaction((s) => s.cms.deleteWebsite("other"));
     expect(await ctx.db.read((s) => s.cms.listCollections("other"))).toStrictEqual([]);
     expect(await ctx.db.read((s) => s.cms.countItems(other.id))).toBe(0);
+  });
+
+  it("rebuilds the query index of collections a migration flagged, once, at open", async () => {
+    const c = collection("site");
+    const a = item(c, { slug: "a", draftValues: { title: "Findme" } });
+    const b = item(c, { slug: "b", draftValues: { title: "Other" } });
+    await ctx.db.transaction(async (s) => {
+      await s.cms.insertCollection(c);
+      await s.cms.insertField(field(c.id));
+      await s.cms.insertItem(a);
+      await s.cms.insertItem(b);
+    });
+    const find = () =>
+      ctx.db.read((s) =>
+        s.cms.queryItems({
+          collectionId: c.id,
+          status: "draft",
+          archived: "exclude",
+          filter: {
+            condition: {
+              ref: { kind: "value", key: "title", numeric: false, multi: false },
+              op: "eq",
+              value: "Findme",
+            },
+          },
+          sort: [],
+          limit: 10,
+        }),
+      );
+    expect((await find()).items.map((x) => x.id)).toStrictEqual([a.id]);
+    // As a database from before the index: no index rows, and the migration's flag set.
+    await rawQuery(ctx.dialect, ctx.url, "DELETE FROM cms_item_values");
+    await rawQuery(
+      ctx.dialect,
+      ctx.url,
+      `UPDATE cms_collections SET index_stale = ${ctx.dialect === "pg" ? "true" : "1"}`,
+    );
+    expect((await find()).items).toStrictEqual([]);
+    expect(await ctx.db.read((s) => s.cms.staleCollectionIds())).toStrictEqual([c.id]);
+    expect(await rebuildFlaggedIndexes(ctx.db)).toBe(1);
+    expect((await find()).items.map((x) => x.id)).toStrictEqual([a.id]);
+    expect(await rebuildFlaggedIndexes(ctx.db)).toBe(0);
+    expect(await ctx.db.read((s) => s.cms.getCollection(c.id))).toStrictEqual(c);
   });
 });

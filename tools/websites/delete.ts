@@ -7,7 +7,7 @@ export default defineTool({
   group: "Websites",
   title: "Delete a website",
   description:
-    "Deletes a website permanently: it stops serving and its id stops resolving. Website-scoped API keys lose their grant on it. This cannot be undone.",
+    "Deletes a website permanently: it stops serving and its id stops resolving. Website-scoped API keys and website editors lose their grant on it, and open invitations to edit it are revoked. This cannot be undone.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ id: fields.id("website"), deleted: z.literal(true) }),
   capability: "websites.delete",
@@ -19,6 +19,8 @@ export default defineTool({
     await ctx.stores.sourceFiles.deleteWebsite(website.id);
     await ctx.stores.leases.deleteWebsite(website.id);
     await ctx.stores.cms.deleteWebsite(website.id);
+    await ctx.stores.websiteEditors.removeWebsite(website.id);
+    await ctx.stores.invitations.revokeForWebsite(website.id, ctx.now);
     await ctx.stores.websites.delete(website.id);
     return { id: website.id, deleted: true as const };
   },

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db, Tables } from "../types.ts";
 import { uniqueRows } from "./cms-index.ts";
 import { indexWriter } from "./cms-index-writes.ts";
@@ -116,6 +116,10 @@ export interface CmsStore {
   queryItems(query: ItemQuery): Promise<ItemQueryPage>;
   /** Rebuilds the query index of a collection's items (items written before the index existed). */
   reindexCollection(collectionId: string): Promise<void>;
+  /** Ids of collections whose query index must be rebuilt from their items (flagged by a migration). */
+  staleCollectionIds(): Promise<string[]>;
+  /** Rebuilds a stale collection's index under its row lock and clears the flag; false when already done. */
+  rebuildStaleIndex(collectionId: string): Promise<boolean>;
   /** Deletes every collection, field and item of a website (when the website is deleted). */
   deleteWebsite(websiteId: string): Promise<void>;
 
@@ -134,9 +138,11 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
   // Every item write keeps the query index (value rows, search terms, unique claims) in step, in the same unit of work.
   const index = indexWriter(db, t);
   const isPg = typeof (db as { all?: unknown }).all !== "function";
+  // Collection records leave out the index bookkeeping column.
+  const { indexStale: _, ...collectionColumns } = getTableColumns(c);
   const collectionById = once(() =>
     db
-      .select()
+      .select(collectionColumns)
       .from(c)
       .where(eq(c.id, sql.placeholder("id")))
       .prepare(),
@@ -179,13 +185,13 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
     async getCollectionBySlug(websiteId, slug) {
       return (
         await db
-          .select()
+          .select(collectionColumns)
           .from(c)
           .where(and(eq(c.websiteId, websiteId), eq(c.slug, slug)))
       )[0];
     },
     async listCollections(websiteId) {
-      return db.select().from(c).where(eq(c.websiteId, websiteId)).orderBy(asc(c.slug));
+      return db.select(collectionColumns).from(c).where(eq(c.websiteId, websiteId)).orderBy(asc(c.slug));
     },
     async countCollections(websiteId) {
       return db.$count(c, eq(c.websiteId, websiteId));
@@ -362,6 +368,21 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       await index.removeCollection(collectionId);
       const items = await itemValuesOf(collectionId);
       for (const field of await fieldsOf().execute({ collectionId })) await index.indexField(field, items);
+    },
+    async staleCollectionIds() {
+      const rows = await db.select({ id: c.id }).from(c).where(eq(c.indexStale, true));
+      return rows.map((row) => row.id);
+    },
+    async rebuildStaleIndex(collectionId) {
+      // Clearing the flag first takes the row lock: a second node waits, then finds nothing to do.
+      const claimed = await db
+        .update(c)
+        .set({ indexStale: false })
+        .where(and(eq(c.id, collectionId), eq(c.indexStale, true)))
+        .returning({ id: c.id });
+      if (claimed.length === 0) return false;
+      await this.reindexCollection(collectionId);
+      return true;
     },
     async deleteWebsite(websiteId) {
       const ids = db.select({ id: c.id }).from(c).where(eq(c.websiteId, websiteId));

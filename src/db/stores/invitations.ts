@@ -51,6 +51,8 @@ export interface InvitationStore {
   findByTokenHash(tokenHash: string): Promise<InvitationRecord | undefined>;
   list(filter: InvitationListFilter): Promise<InvitationRecord[]>;
   update(id: string, patch: InvitationPatch): Promise<void>;
+  /** Revokes the open invitations to edit a website (when the website is deleted). */
+  revokeForWebsite(websiteId: string, at: number): Promise<void>;
   /** Marks an open invitation accepted; false when it was accepted or revoked meanwhile (a concurrent accept). */
   markAccepted(id: string, userId: string, at: number): Promise<boolean>;
 }
@@ -107,6 +109,18 @@ export function invitationStore(db: Db, t: Tables): InvitationStore {
     },
     async update(id, patch) {
       await db.update(i).set(patch).where(eq(i.id, id));
+    },
+    async revokeForWebsite(websiteId, at) {
+      await db
+        .update(t.invitations)
+        .set({ revokedAt: at, updatedAt: at })
+        .where(
+          and(
+            eq(t.invitations.websiteId, websiteId),
+            isNull(t.invitations.acceptedAt),
+            isNull(t.invitations.revokedAt),
+          ),
+        );
     },
     async markAccepted(id, userId, at) {
       const rows = await db

@@ -1,0 +1,13 @@
+// The website editors operations, listed explicitly (tools/index.ts gathers every group).
+import type { Tool } from "../../src/kernel/define-tool.ts";
+import websiteEditorsGrant from "./grant.ts";
+import websiteEditorsInvite from "./invite.ts";
+import websiteEditorsList from "./list.ts";
+import websiteEditorsRevoke from "./revoke.ts";
+
+export const websiteEditorsTools: readonly Tool[] = [
+  websiteEditorsList,
+  websiteEditorsGrant,
+  websiteEditorsRevoke,
+  websiteEditorsInvite,
+];

@@ -1,0 +1,15 @@
+// The websites operations, listed explicitly (tools/index.ts gathers every group).
+import type { Tool } from "../../src/kernel/define-tool.ts";
+import websitesCreate from "./create.ts";
+import websitesDelete from "./delete.ts";
+import websitesGet from "./get.ts";
+import websitesList from "./list.ts";
+import websitesUpdate from "./update.ts";
+
+export const websitesTools: readonly Tool[] = [
+  websitesList,
+  websitesCreate,
+  websitesGet,
+  websitesUpdate,
+  websitesDelete,
+];
