@@ -214,6 +214,9 @@ try {
   const file = join(dir, "bench.db");
   const sqliteDb = await openDatabase({ url: file });
   const raw = new BetterSqlite3(file, { readonly: true });
+  // The same page cache and memory map as the platform's connection (src/db/dialects/sqlite.ts).
+  raw.pragma("cache_size = -65536");
+  raw.pragma("mmap_size = 268435456");
   try {
     const statement = () => raw.prepare(BASELINE_SQL((n) => (n === 1 ? "@c" : "@a")));
     let prepared: ReturnType<typeof statement> | undefined;
