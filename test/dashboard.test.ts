@@ -217,6 +217,13 @@ for (const dialect of dialects) {
       expect((await casey.get(`${base}/billing`)).status).toBe(403);
       const billingPost = await casey.post(`${base}/billing/portal`);
       expect(billingPost.status).toBe(403);
+
+      // Any member can leave (from the websites page); the organization is out of reach afterwards.
+      expect(await casey.page(`${base}/websites`)).toContain("Leave organization");
+      const left = await casey.post(`${base}/leave`);
+      expect(left.status).toBe(303);
+      expect(left.headers.get("location")).toBe("/");
+      expect((await casey.get(`${base}/websites`)).status).toBe(404);
     });
 
     it("grants, invites and revokes website editors; revokes and resends invitations", async () => {

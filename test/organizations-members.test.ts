@@ -189,4 +189,41 @@ describeMatrix("organizations: create, update, members", (ctx) => {
     });
     expect(denied.status).toBe(403);
   });
+
+  it("lets any member leave, with their editor grants; the last owner cannot; keys get 403", async () => {
+    const site = await ctx.t.createWebsite(`leave-${ctx.mode}`);
+    const user = await ctx.t.createUser(email("leaver"), { organizationId: orgId(), role: "content_editor" });
+    await ctx.t.call("websiteEditors.grant", { websiteId: site.id, userId: user.id, role: "full_editor" });
+    const left = await ctx.t.callAsUser(user.id, "organizations.leave", { organizationId: orgId() });
+    expect(left).toEqual({
+      organizationId: orgId(),
+      userId: user.id,
+      left: true,
+      websiteEditorGrantsRemoved: 1,
+    });
+    expect((await ctx.t.platform.db.read((s) => loadUserPrincipal(s, user.id)))?.grants).toEqual([]);
+    const audit = await ctx.t.platform.db.read((s) => s.audit.list({ organizationId: orgId(), limit: 5 }));
+    expect(audit[0]).toMatchObject({
+      operationId: "organizations.leave",
+      actorId: user.id,
+      outcome: "success",
+    });
+
+    // A website editor who is not a member has nothing to leave.
+    const editor = await ctx.t.createUser(email("editor-only"));
+    await ctx.t.call("websiteEditors.grant", {
+      websiteId: site.id,
+      userId: editor.id,
+      role: "content_editor",
+    });
+    await expect(
+      ctx.t.callAsUser(editor.id, "organizations.leave", { organizationId: orgId() }),
+    ).rejects.toMatchObject({ kind: "not_found" });
+
+    await expect(
+      ctx.t.callAsUser(ownerId(), "organizations.leave", { organizationId: orgId() }),
+    ).rejects.toMatchObject({ kind: "conflict", message: expect.stringMatching(/last owner/) });
+    const byKey = await ctx.request("POST", `/organizations/${orgId()}/leave`, { body: {} });
+    expect(byKey.status).toBe(403);
+  });
 });

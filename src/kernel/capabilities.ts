@@ -33,6 +33,7 @@ export const capabilities = {
   "organizations.members.list": admin,
   "organizations.members.updateRole": admin,
   "organizations.members.remove": admin,
+  "organizations.leave": personal,
   "organizations.invitations.create": admin,
   "organizations.invitations.list": admin,
   "organizations.invitations.revoke": admin,

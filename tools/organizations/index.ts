@@ -7,6 +7,7 @@ import organizationsInvitationsCreate from "./invitations-create.ts";
 import organizationsInvitationsList from "./invitations-list.ts";
 import organizationsInvitationsResend from "./invitations-resend.ts";
 import organizationsInvitationsRevoke from "./invitations-revoke.ts";
+import organizationsLeave from "./leave.ts";
 import organizationsList from "./list.ts";
 import organizationsMembersList from "./members-list.ts";
 import organizationsMembersRemove from "./members-remove.ts";
@@ -21,6 +22,7 @@ export const organizationsTools: readonly Tool[] = [
   organizationsMembersList,
   organizationsMembersUpdateRole,
   organizationsMembersRemove,
+  organizationsLeave,
   organizationsInvitationsCreate,
   organizationsInvitationsList,
   organizationsInvitationsRevoke,

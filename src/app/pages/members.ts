@@ -115,13 +115,16 @@ export function registerMemberPages(app: H3, platform: Platform): void {
       const form = await readForm(ctx);
       if (form instanceof Response) return form;
       const userId = param(ctx.event, "userId");
+      const leaving = userId === ctx.signedIn.user.id;
       try {
-        await ctx.call("organizations.members.remove", { organizationId: ctx.organization.id, userId });
+        await (leaving
+          ? ctx.call("organizations.leave", { organizationId: ctx.organization.id })
+          : ctx.call("organizations.members.remove", { organizationId: ctx.organization.id, userId }));
       } catch (error) {
         return render(ctx, { flash: errorFlash(error), status: statusOf(error) });
       }
       // Leaving: the organization is out of reach now.
-      if (userId === ctx.signedIn.user.id) return redirect("/");
+      if (leaving) return redirect("/");
       return done(orgPath(ctx, "/members"), "member-removed");
     }),
   );

@@ -9,6 +9,7 @@ import {
   field,
   flash,
   pageHeader,
+  postButton,
   table,
   when,
 } from "../ui/components.ts";
@@ -25,6 +26,7 @@ import {
   orgPath,
   page,
   readForm,
+  redirect,
   statusOf,
 } from "./context.ts";
 
@@ -64,6 +66,22 @@ ${field({ label: "Subdomain (optional)", name: "slug", value: state.values?.get(
 <div class="form-actions"><button type="submit" class="primary">Create website</button></div></form>`,
       })
     : "";
+  const member = ctx.principal.grants.some(
+    (g) => g.organizationId === ctx.organization.id && g.websiteIds === undefined,
+  );
+  const leave = member
+    ? card({
+        title: "Leave this organization",
+        description:
+          "You lose access to its websites at once. The last owner cannot leave: make someone else owner first.",
+        body: postButton({
+          action: orgPath(ctx, "/leave"),
+          csrf: ctx.csrf,
+          label: "Leave organization",
+          tone: "danger",
+        }),
+      })
+    : "";
   return page(ctx, {
     title: "Websites",
     nav: "websites",
@@ -85,7 +103,8 @@ ${card({
     ),
   ),
 })}
-${create}`,
+${create}
+${leave}`,
   });
 }
 
@@ -112,6 +131,19 @@ export function registerWebsitePages(app: H3, platform: Platform): void {
         return render(ctx, { flash: f, values: form, status: statusOf(error) });
       }
       return done(orgPath(ctx, "/websites"), "website-created");
+    }),
+  );
+  app.post(
+    "/orgs/:organizationId/leave",
+    handle(platform, orgContext, async (ctx) => {
+      const form = await readForm(ctx);
+      if (form instanceof Response) return form;
+      try {
+        await ctx.call("organizations.leave", { organizationId: ctx.organization.id });
+      } catch (error) {
+        return render(ctx, { flash: errorFlash(error), status: statusOf(error) });
+      }
+      return redirect("/");
     }),
   );
 }
