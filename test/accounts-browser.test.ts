@@ -1,30 +1,19 @@
-import { existsSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../src/auth/authenticate.ts";
 import { type Listening, listen } from "../src/server.ts";
+import { hasChromium, launchChromium } from "./support/browser.ts";
 import { createTestPlatform, type TestPlatform } from "./support/platform.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
-describe.skipIf(!existsSync(CHROMIUM))("accounts in headless Chromium", () => {
+describe.skipIf(!hasChromium)("accounts in headless Chromium", () => {
   let t: TestPlatform;
   let server: Listening;
   let browser: Browser;
   beforeAll(async () => {
     t = await createTestPlatform("sqlite");
     server = await listen(t.app, 0);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,13 +1,12 @@
-import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../src/accounts/accounts.ts";
 import { type Listening, listen } from "../src/server.ts";
+import { hasChromium, launchChromium } from "./support/browser.ts";
 import { createTestPlatform, type TestPlatform } from "./support/platform.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const PASSWORD = "a long enough password";
 // Screenshots to look at: SITEWRIGHT_SCREENSHOT_DIR, else /tmp.
 const SHOTS = process.env.SITEWRIGHT_SCREENSHOT_DIR ?? "/tmp";
@@ -33,7 +32,7 @@ async function signInThroughForm(page: Page, email: string): Promise<void> {
 }
 
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
-describe.skipIf(!existsSync(CHROMIUM))("the dashboard in headless Chromium", () => {
+describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
   let t: TestPlatform;
   let server: Listening;
   let browser: Browser;
@@ -44,16 +43,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the dashboard in headless Chromium", () 
     app = `http://localhost:${port}`;
     t = await createTestPlatform("sqlite", { config: { appUrl: app, baseUrl: `${app}/v1` } });
     server = await listen(t.app, port);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,18 +1,16 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite, closeSandboxPool, starterFiles } from "../src/framework/index.ts";
 import { mintPreviewToken, previewSecret } from "../src/hosting/preview-token.ts";
 import { type Listening, listen } from "../src/server.ts";
 import { decodeContent } from "../src/services/source-code/content.ts";
+import { hasChromium, launchChromium } from "./support/browser.ts";
 import { createTestPlatform, type TestPlatform } from "./support/platform.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
-describe.skipIf(!existsSync(CHROMIUM))("hosting in headless Chromium", () => {
+describe.skipIf(!hasChromium)("hosting in headless Chromium", () => {
   let t: TestPlatform;
   let server: Listening;
   let dir: string;
@@ -41,19 +39,7 @@ describe.skipIf(!existsSync(CHROMIUM))("hosting in headless Chromium", () => {
     expect(published.status).toBe(200);
     const result = await buildSite({ files: starterFiles(), mode: "publish" });
     const title = /<title>([^<]*)<\/title>/.exec(result.pages.find((p) => p.route === "/")!.html)![1]!;
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    const browser = await launchChromium(["--disable-quic", "--disable-component-update", "--disable-sync"]);
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const encodings = new Map<string, string | undefined>();

@@ -1,14 +1,11 @@
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../src/accounts/accounts.ts";
 import { loadUserPrincipal } from "../src/auth/users.ts";
+import { hasChromium, launchChromium } from "./support/browser.ts";
 import { resultJson } from "./support/mcp.ts";
 import { MemoryOAuthProvider, type OAuthServer, startOAuthServer } from "./support/oauth.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 /** A loopback listener for the redirect, as Claude Code and other CLIs run one. */
 async function callbackListener(): Promise<{ url: string; received: Promise<URL>; server: Server }> {
@@ -29,7 +26,7 @@ async function callbackListener(): Promise<{ url: string; received: Promise<URL>
   return { url: `http://127.0.0.1:${port}/callback`, received, server };
 }
 
-describe.skipIf(!existsSync(CHROMIUM))("OAuth sign-in and consent in headless Chromium", () => {
+describe.skipIf(!hasChromium)("OAuth sign-in and consent in headless Chromium", () => {
   let s: OAuthServer;
   beforeAll(async () => {
     s = await startOAuthServer("sqlite");
@@ -50,16 +47,7 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth sign-in and consent in headless Ch
     const first = await connect(provider).catch((error) => error);
     expect(first).toBeInstanceOf(UnauthorizedError);
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(provider.authorizationUrl!.href);

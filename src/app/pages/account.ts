@@ -20,14 +20,12 @@ import {
   appContext,
   devMode,
   done,
-  errorFlash,
   errorPage,
+  formAction,
   handle,
   notice,
   page,
   param,
-  readForm,
-  statusOf,
 } from "./context.ts";
 
 const OUTBOX_LIMIT = 50;
@@ -75,14 +73,8 @@ export function registerAccountPages(app: H3, platform: Platform): void {
   );
   app.post(
     "/account/connected-clients/:grantId/revoke",
-    handle(platform, appContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
-      try {
-        await revokeConnectedClient(ctx.platform, ctx.signedIn.user.id, param(ctx.event, "grantId"));
-      } catch (error) {
-        return clientsPage(ctx, { flash: errorFlash(error), status: statusOf(error) });
-      }
+    formAction(platform, appContext, clientsPage, async (ctx) => {
+      await revokeConnectedClient(ctx.platform, ctx.signedIn.user.id, param(ctx.event, "grantId"));
       return done("/account/connected-clients", "client-revoked");
     }),
   );

@@ -21,7 +21,7 @@ import { html, type SafeHtml } from "../ui/html.ts";
 import { csrfField } from "../ui/layout.ts";
 import {
   done,
-  errorFlash,
+  formAction,
   handle,
   notice,
   type OrgContext,
@@ -29,8 +29,6 @@ import {
   orgPath,
   page,
   param,
-  readForm,
-  statusOf,
 } from "./context.ts";
 
 interface ApiKey {
@@ -204,40 +202,27 @@ export function registerApiKeyPages(app: H3, platform: Platform): void {
   );
   app.post(
     "/orgs/:organizationId/api-keys",
-    handle(platform, orgContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
-      try {
+    formAction(
+      platform,
+      orgContext,
+      (ctx, failure, form) => render(ctx, { ...failure, values: form }),
+      async (ctx, form) => {
         const key = await ctx.call("apiKeys.create", createInput(ctx, form));
         return render(ctx, { secret: { name: key.name, plaintextKey: key.plaintextKey, rotated: false } });
-      } catch (error) {
-        return render(ctx, { flash: errorFlash(error), values: form, status: statusOf(error) });
-      }
-    }),
+      },
+    ),
   );
   app.post(
     "/orgs/:organizationId/api-keys/:apiKeyId/rotate",
-    handle(platform, orgContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
-      try {
-        const key = await ctx.call("apiKeys.rotate", { apiKeyId: param(ctx.event, "apiKeyId") });
-        return render(ctx, { secret: { name: key.name, plaintextKey: key.plaintextKey, rotated: true } });
-      } catch (error) {
-        return render(ctx, { flash: errorFlash(error), status: statusOf(error) });
-      }
+    formAction(platform, orgContext, render, async (ctx) => {
+      const key = await ctx.call("apiKeys.rotate", { apiKeyId: param(ctx.event, "apiKeyId") });
+      return render(ctx, { secret: { name: key.name, plaintextKey: key.plaintextKey, rotated: true } });
     }),
   );
   app.post(
     "/orgs/:organizationId/api-keys/:apiKeyId/revoke",
-    handle(platform, orgContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
-      try {
-        await ctx.call("apiKeys.revoke", { apiKeyId: param(ctx.event, "apiKeyId") });
-      } catch (error) {
-        return render(ctx, { flash: errorFlash(error), status: statusOf(error) });
-      }
+    formAction(platform, orgContext, render, async (ctx) => {
+      await ctx.call("apiKeys.revoke", { apiKeyId: param(ctx.event, "apiKeyId") });
       return done(orgPath(ctx, "/api-keys"), "key-revoked");
     }),
   );

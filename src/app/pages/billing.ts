@@ -7,7 +7,7 @@ import { html, type SafeHtml } from "../ui/html.ts";
 import { csrfField } from "../ui/layout.ts";
 import {
   done,
-  errorFlash,
+  formAction,
   handle,
   notice,
   type OrgContext,
@@ -15,9 +15,7 @@ import {
   orgPath,
   page,
   param,
-  readForm,
   redirect,
-  statusOf,
 } from "./context.ts";
 
 type Kind = "plan" | "tier" | "topup";
@@ -203,42 +201,30 @@ export function registerBillingPages(app: H3, platform: Platform): void {
   );
   app.post(
     "/orgs/:organizationId/billing/:kind/:step",
-    handle(platform, orgContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
+    formAction(platform, orgContext, render, async (ctx, form) => {
       const kind = param(ctx.event, "kind") as Kind;
       const step = param(ctx.event, "step");
       const ops = operations[kind];
       if (!ops || (step !== "preview" && step !== "confirm")) return render(ctx, { status: 404 });
       const input = inputOf(ctx, kind, form);
-      try {
-        if (step === "preview") {
-          const projection = (await ctx.call(ops.preview, input)) as PriceProjection;
-          const hidden = Object.fromEntries([...form].filter(([k]) => k !== "csrf"));
-          return render(ctx, { preview: { kind, input: hidden, projection } });
-        }
-        const result = (await ctx.call(ops.confirm, input)) as { paymentUrl: string | null };
-        return result.paymentUrl ? redirect(result.paymentUrl) : done(orgPath(ctx, "/billing"), ops.done);
-      } catch (error) {
-        return render(ctx, { flash: errorFlash(error), status: statusOf(error) });
+      if (step === "preview") {
+        const projection = (await ctx.call(ops.preview, input)) as PriceProjection;
+        const hidden = Object.fromEntries([...form].filter(([k]) => k !== "csrf"));
+        return render(ctx, { preview: { kind, input: hidden, projection } });
       }
+      const result = (await ctx.call(ops.confirm, input)) as { paymentUrl: string | null };
+      return result.paymentUrl ? redirect(result.paymentUrl) : done(orgPath(ctx, "/billing"), ops.done);
     }),
   );
   app.post(
     "/orgs/:organizationId/billing/portal",
-    handle(platform, orgContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
-      try {
-        const returnUrl = `${ctx.platform.config.appUrl}${orgPath(ctx, "/billing")}`;
-        const portal = await ctx.call("billing.portal.open", {
-          organizationId: ctx.organization.id,
-          returnUrl,
-        });
-        return redirect(portal.url);
-      } catch (error) {
-        return render(ctx, { flash: errorFlash(error), status: statusOf(error) });
-      }
+    formAction(platform, orgContext, render, async (ctx) => {
+      const returnUrl = `${ctx.platform.config.appUrl}${orgPath(ctx, "/billing")}`;
+      const portal = await ctx.call("billing.portal.open", {
+        organizationId: ctx.organization.id,
+        returnUrl,
+      });
+      return redirect(portal.url);
     }),
   );
 }

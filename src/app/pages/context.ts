@@ -165,6 +165,34 @@ export function handle<C extends AppContext>(
   };
 }
 
+/** What a failed form action re-renders its page with: the operation's error as a flash, and its HTTP status. */
+export interface FormFailure {
+  flash: Flash;
+  status: number;
+}
+
+/**
+ * A POST route of a signed-in page: reads the form with readForm's CSRF checks (their 403 page otherwise), runs
+ * `action`, and when it throws, re-renders the page through `onError` with the failure and the submitted form
+ * (for pages that keep what was typed). Anything else is handle's.
+ */
+export function formAction<C extends AppContext>(
+  platform: Platform,
+  build: (platform: Platform, event: H3Event) => Promise<C | Response>,
+  onError: (ctx: C, failure: FormFailure, form: URLSearchParams) => Promise<Response> | Response,
+  action: (ctx: C, form: URLSearchParams) => Promise<Response>,
+) {
+  return handle(platform, build, async (ctx) => {
+    const form = await readForm(ctx);
+    if (form instanceof Response) return form;
+    try {
+      return await action(ctx, form);
+    } catch (error) {
+      return onError(ctx, { flash: errorFlash(error), status: statusOf(error) }, form);
+    }
+  });
+}
+
 /** Fixed success notices, addressed by code in `?done=` after a redirect (never free text from the URL). */
 const notices: Record<string, string> = {
   "website-created": "Website created.",

@@ -18,7 +18,7 @@ import { html, type SafeHtml } from "../ui/html.ts";
 import { csrfField } from "../ui/layout.ts";
 import {
   done,
-  errorFlash,
+  formAction,
   handle,
   notice,
   type OrgContext,
@@ -26,8 +26,6 @@ import {
   orgPath,
   page,
   param,
-  readForm,
-  statusOf,
 } from "./context.ts";
 
 interface Editor {
@@ -129,26 +127,20 @@ export function registerEditorPages(app: H3, platform: Platform): void {
   for (const [action, { operationId, done: code }] of Object.entries(actions)) {
     app.post(
       `${path}/${action}`,
-      handle(platform, orgContext, async (ctx) => {
-        const form = await readForm(ctx);
-        if (form instanceof Response) return form;
-        const websiteId = param(ctx.event, "websiteId");
-        const input =
-          action === "revoke"
-            ? { websiteId, userId: form.get("userId") ?? "" }
-            : { websiteId, email: form.get("email")?.trim() ?? "", role: form.get("role") ?? "" };
-        try {
+      formAction(
+        platform,
+        orgContext,
+        (ctx, failure, form) => render(ctx, { ...failure, values: form, form: action }),
+        async (ctx, form) => {
+          const websiteId = param(ctx.event, "websiteId");
+          const input =
+            action === "revoke"
+              ? { websiteId, userId: form.get("userId") ?? "" }
+              : { websiteId, email: form.get("email")?.trim() ?? "", role: form.get("role") ?? "" };
           await ctx.call(operationId, input);
-        } catch (error) {
-          return render(ctx, {
-            flash: errorFlash(error),
-            values: form,
-            form: action,
-            status: statusOf(error),
-          });
-        }
-        return done(orgPath(ctx, `/websites/${encodeURIComponent(websiteId)}/editors`), code);
-      }),
+          return done(orgPath(ctx, `/websites/${encodeURIComponent(websiteId)}/editors`), code);
+        },
+      ),
     );
   }
 }

@@ -3,17 +3,7 @@ import type { Platform } from "../../platform.ts";
 import { card, type Flash, field, flash, pageHeader } from "../ui/components.ts";
 import { html } from "../ui/html.ts";
 import { csrfField } from "../ui/layout.ts";
-import {
-  type AppContext,
-  appContext,
-  done,
-  errorFlash,
-  handle,
-  page,
-  readForm,
-  redirect,
-  statusOf,
-} from "./context.ts";
+import { type AppContext, appContext, done, formAction, handle, page, redirect } from "./context.ts";
 
 function newOrganizationPage(ctx: AppContext, state: { flash?: Flash; name?: string; status?: number } = {}) {
   return page(ctx, {
@@ -29,6 +19,8 @@ ${field({ label: "Name", name: "name", required: true, value: state.name ?? "", 
   });
 }
 
+const nameOf = (form: URLSearchParams) => form.get("name")?.trim() ?? "";
+
 /** Creating an organization (`/` itself is the accounts module's: it redirects to the first organization). */
 export function registerHomePages(app: H3, platform: Platform): void {
   app.get(
@@ -37,17 +29,15 @@ export function registerHomePages(app: H3, platform: Platform): void {
   );
   app.post(
     "/orgs",
-    handle(platform, appContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
-      const name = form.get("name")?.trim() ?? "";
-      try {
-        const created = await ctx.call("organizations.create", { name });
+    formAction(
+      platform,
+      appContext,
+      (ctx, failure, form) => newOrganizationPage(ctx, { ...failure, name: nameOf(form) }),
+      async (ctx, form) => {
+        const created = await ctx.call("organizations.create", { name: nameOf(form) });
         return done(`/orgs/${encodeURIComponent(created.id)}/websites`, "organization-created");
-      } catch (error) {
-        return newOrganizationPage(ctx, { flash: errorFlash(error), name, status: statusOf(error) });
-      }
-    }),
+      },
+    ),
   );
   app.get(
     "/orgs/:organizationId",

@@ -20,7 +20,7 @@ import { html } from "../ui/html.ts";
 import { csrfField } from "../ui/layout.ts";
 import {
   done,
-  errorFlash,
+  formAction,
   handle,
   notice,
   type OrgContext,
@@ -28,8 +28,6 @@ import {
   orgPath,
   page,
   param,
-  readForm,
-  statusOf,
 } from "./context.ts";
 import { memberRoles } from "./members.ts";
 
@@ -118,35 +116,28 @@ export function registerInvitationPages(app: H3, platform: Platform): void {
   );
   app.post(
     "/orgs/:organizationId/invitations",
-    handle(platform, orgContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
-      try {
+    formAction(
+      platform,
+      orgContext,
+      (ctx, failure, form) => render(ctx, { ...failure, values: form }),
+      async (ctx, form) => {
         await ctx.call("organizations.invitations.create", {
           organizationId: ctx.organization.id,
           email: form.get("email")?.trim() ?? "",
           role: form.get("role") ?? "",
         });
-      } catch (error) {
-        return render(ctx, { flash: errorFlash(error), values: form, status: statusOf(error) });
-      }
-      return done(orgPath(ctx, "/invitations"), "invitation-sent");
-    }),
+        return done(orgPath(ctx, "/invitations"), "invitation-sent");
+      },
+    ),
   );
   for (const action of ["revoke", "resend"] as const) {
     app.post(
       `/orgs/:organizationId/invitations/:invitationId/${action}`,
-      handle(platform, orgContext, async (ctx) => {
-        const form = await readForm(ctx);
-        if (form instanceof Response) return form;
-        try {
-          await ctx.call(`organizations.invitations.${action}`, {
-            organizationId: ctx.organization.id,
-            invitationId: param(ctx.event, "invitationId"),
-          });
-        } catch (error) {
-          return render(ctx, { flash: errorFlash(error), status: statusOf(error) });
-        }
+      formAction(platform, orgContext, render, async (ctx) => {
+        await ctx.call(`organizations.invitations.${action}`, {
+          organizationId: ctx.organization.id,
+          invitationId: param(ctx.event, "invitationId"),
+        });
         return done(
           orgPath(ctx, "/invitations"),
           action === "revoke" ? "invitation-revoked" : "invitation-resent",

@@ -17,7 +17,7 @@ import { html, raw } from "../ui/html.ts";
 import { csrfField } from "../ui/layout.ts";
 import {
   done,
-  errorFlash,
+  formAction,
   handle,
   notice,
   type OrgContext,
@@ -25,9 +25,7 @@ import {
   orgPath,
   page,
   param,
-  readForm,
   redirect,
-  statusOf,
 } from "./context.ts";
 
 interface Member {
@@ -94,35 +92,23 @@ export function registerMemberPages(app: H3, platform: Platform): void {
   );
   app.post(
     "/orgs/:organizationId/members/:userId/role",
-    handle(platform, orgContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
-      try {
-        await ctx.call("organizations.members.updateRole", {
-          organizationId: ctx.organization.id,
-          userId: param(ctx.event, "userId"),
-          role: form.get("role") ?? "",
-        });
-      } catch (error) {
-        return render(ctx, { flash: errorFlash(error), status: statusOf(error) });
-      }
+    formAction(platform, orgContext, render, async (ctx, form) => {
+      await ctx.call("organizations.members.updateRole", {
+        organizationId: ctx.organization.id,
+        userId: param(ctx.event, "userId"),
+        role: form.get("role") ?? "",
+      });
       return done(orgPath(ctx, "/members"), "role-changed");
     }),
   );
   app.post(
     "/orgs/:organizationId/members/:userId/remove",
-    handle(platform, orgContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
+    formAction(platform, orgContext, render, async (ctx) => {
       const userId = param(ctx.event, "userId");
       const leaving = userId === ctx.signedIn.user.id;
-      try {
-        await (leaving
-          ? ctx.call("organizations.leave", { organizationId: ctx.organization.id })
-          : ctx.call("organizations.members.remove", { organizationId: ctx.organization.id, userId }));
-      } catch (error) {
-        return render(ctx, { flash: errorFlash(error), status: statusOf(error) });
-      }
+      await (leaving
+        ? ctx.call("organizations.leave", { organizationId: ctx.organization.id })
+        : ctx.call("organizations.members.remove", { organizationId: ctx.organization.id, userId }));
       // Leaving: the organization is out of reach now.
       if (leaving) return redirect("/");
       return done(orgPath(ctx, "/members"), "member-removed");

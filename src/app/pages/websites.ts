@@ -18,16 +18,14 @@ import { icons } from "../ui/icons.ts";
 import { csrfField, roleAtLeast } from "../ui/layout.ts";
 import {
   done,
-  errorFlash,
+  formAction,
   handle,
   notice,
   type OrgContext,
   orgContext,
   orgPath,
   page,
-  readForm,
   redirect,
-  statusOf,
 } from "./context.ts";
 
 const externalIcon = raw(icons.external.value.replace("<svg", '<svg width="12" height="12"'));
@@ -116,33 +114,25 @@ export function registerWebsitePages(app: H3, platform: Platform): void {
   );
   app.post(
     "/orgs/:organizationId/websites",
-    handle(platform, orgContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
-      const slug = form.get("slug")?.trim();
-      try {
+    formAction(
+      platform,
+      orgContext,
+      (ctx, failure, form) => render(ctx, { ...failure, values: form }),
+      async (ctx, form) => {
+        const slug = form.get("slug")?.trim();
         await ctx.call("websites.create", {
           organizationId: ctx.organization.id,
           name: form.get("name") ?? "",
           ...(slug ? { slug } : {}),
         });
-      } catch (error) {
-        const f = errorFlash(error);
-        return render(ctx, { flash: f, values: form, status: statusOf(error) });
-      }
-      return done(orgPath(ctx, "/websites"), "website-created");
-    }),
+        return done(orgPath(ctx, "/websites"), "website-created");
+      },
+    ),
   );
   app.post(
     "/orgs/:organizationId/leave",
-    handle(platform, orgContext, async (ctx) => {
-      const form = await readForm(ctx);
-      if (form instanceof Response) return form;
-      try {
-        await ctx.call("organizations.leave", { organizationId: ctx.organization.id });
-      } catch (error) {
-        return render(ctx, { flash: errorFlash(error), status: statusOf(error) });
-      }
+    formAction(platform, orgContext, render, async (ctx) => {
+      await ctx.call("organizations.leave", { organizationId: ctx.organization.id });
       return redirect("/");
     }),
   );
