@@ -23,6 +23,11 @@ export interface PlatformConfig {
   authFailureBucket: { capacity: number; refillPerSecond: number };
   /** Token buckets per credential and cost bucket (the spec's: standard 2000 burst + 100/s, expensive 200 + 20/s). */
   rateLimits: Record<"standard" | "expensive", { capacity: number; refillPerSecond: number }>;
+  /**
+   * Secret of draft preview links (at least 32 characters, the same on every node); default
+   * `SITEWRIGHT_PREVIEW_SECRET`, else one random secret per process.
+   */
+  previewSecret?: string;
   /** Sender of platform mail. */
   mailFrom: string;
   /** SMTP server for platform mail (`smtp://user:pass@host:587`); without one, mail goes to the console (dev). */

@@ -92,7 +92,10 @@ describe.skipIf(!hasChromium)("hosting in headless Chromium", () => {
         });
       });
       // The per-process secret (SITEWRIGHT_PREVIEW_SECRET unset) is shared by everything in this process.
-      const token = mintPreviewToken(previewSecret(), { websiteId: website.id, apiKeyId: t.adminKey.id });
+      const token = mintPreviewToken(previewSecret(), {
+        websiteId: website.id,
+        principal: { type: "api_key", id: t.adminKey.id },
+      });
       const previewOrigin = `http://preview--${website.slug}.localhost:${server.port}`;
       const preview = await page.goto(`${previewOrigin}/?sitewright_preview=${token}`);
       expect(preview?.status()).toBe(200);

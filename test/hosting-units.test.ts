@@ -167,7 +167,7 @@ describe("caches", () => {
 
 describe("preview tokens", () => {
   const secret = previewSecret("unit-test-preview-secret-0123456789abcdef");
-  const claims = { websiteId: newId(), apiKeyId: newId() };
+  const claims = { websiteId: newId(), principal: { type: "api_key" as const, id: newId() } };
   it("round-trips, small and signed", () => {
     const now = Date.now();
     const token = mintPreviewToken(secret, claims, { now });
@@ -181,12 +181,18 @@ describe("preview tokens", () => {
     const now = Date.now();
     const token = mintPreviewToken(secret, claims, { now, ttlMs: 60_000 });
     expect(verifyPreviewToken(secret, token, now + 61_000)).toBeUndefined();
+    for (const type of ["user", "oauth_token"] as const) {
+      const other = { websiteId: claims.websiteId, principal: { type, id: newId() } };
+      expect(verifyPreviewToken(secret, mintPreviewToken(secret, other, { now }), now)).toMatchObject(other);
+    }
     expect(
       verifyPreviewToken(previewSecret("another-secret-another-secret-another-1"), token, now),
     ).toBeUndefined();
     const parts = token.split(".");
     parts[3] = (Number.parseInt(parts[3]!, 36) + 3600).toString(36);
     expect(verifyPreviewToken(secret, parts.join("."), now)).toBeUndefined();
+    const otherType = token.replace(/^([\w-]+)\.k/, "$1.u");
+    expect(verifyPreviewToken(secret, otherType, now)).toBeUndefined();
     for (const bad of ["", "a.b.c.d.e", `${token}.x`, token.replace(/\.[^.]+$/, ".AAAA"), "x".repeat(500)]) {
       expect(verifyPreviewToken(secret, bad, now), bad).toBeUndefined();
     }

@@ -491,7 +491,10 @@ describeMatrix("hosting", (ctx) => {
     const host = `preview--${s.slug}.localhost`;
     await h.writeDraft(s.id, tinySite("Token draft"));
     const editor = await ctx.t.createKey({ kind: "websites", websiteIds: [s.id], role: "content_editor" });
-    const token = mintPreviewToken(secret, { websiteId: s.id, apiKeyId: editor.id });
+    const token = mintPreviewToken(secret, {
+      websiteId: s.id,
+      principal: { type: "api_key", id: editor.id },
+    });
     expect(token.length).toBeLessThan(100);
 
     const opened = await h.site(host, `/about/?sitewright_preview=${encodeURIComponent(token)}&x=1`);
@@ -516,23 +519,78 @@ describeMatrix("hosting", (ctx) => {
     await refuse(`${token.slice(0, -2)}AA`, "tampered signature");
     await refuse(token.replace(s.id, newId()), "other website id");
     await refuse(
-      mintPreviewToken(secret, { websiteId: s.id, apiKeyId: editor.id }, { now: Date.now() - 3_600_000 }),
+      mintPreviewToken(
+        secret,
+        { websiteId: s.id, principal: { type: "api_key", id: editor.id } },
+        { now: Date.now() - 3_600_000 },
+      ),
       "expired",
     );
     await refuse(
       mintPreviewToken(Buffer.from("another-secret-another-secret-another"), {
         websiteId: s.id,
-        apiKeyId: editor.id,
+        principal: { type: "api_key", id: editor.id },
       }),
       "another secret",
     );
     // A token of another website does not open this one (its key reaches only that one).
     const other = await h.newSite();
-    const otherToken = mintPreviewToken(secret, { websiteId: other.id, apiKeyId: ctx.t.adminKey.id });
+    const otherToken = mintPreviewToken(secret, {
+      websiteId: other.id,
+      principal: { type: "api_key", id: ctx.t.adminKey.id },
+    });
     await refuse(otherToken, "token of another website");
 
     await ctx.t.call("apiKeys.revoke", { apiKeyId: editor.id });
     expect((await h.site(host, "/", jar)).status).toBe(401);
     await refuse(token, "revoked key");
+  });
+
+  it("mints preview links through the operation, for a key and for a signed-in user", async () => {
+    const s = await h.published();
+    const host = `preview--${s.slug}.localhost`;
+    await h.writeDraft(s.id, tinySite("Linked draft"));
+    const open = async (url: string) => {
+      const link = new URL(url);
+      expect(link.hostname).toBe(host);
+      const opened = await h.site(host, `${link.pathname}${link.search}`);
+      expect(opened.status).toBe(303);
+      const jar = { headers: { cookie: opened.headers.get("set-cookie")!.split(";")[0]! } };
+      return { jar, page: await h.site(host, "/", jar) };
+    };
+
+    const editor = await ctx.t.createKey({ kind: "websites", websiteIds: [s.id], role: "content_editor" });
+    const made = await ctx.request("POST", "/websiteSourceCode/preview-link", {
+      key: editor.plaintextKey,
+      body: { websiteId: s.id, ttlSeconds: 120 },
+    });
+    expect(made.status).toBe(200);
+    const expires = Date.parse(made.body.expiresAt) - Date.now();
+    expect(expires).toBeGreaterThan(100_000);
+    expect(expires).toBeLessThanOrEqual(120_000);
+    const byKey = await open(made.body.url);
+    expect(byKey.page.status).toBe(200);
+    expect(byKey.page.text).toContain("Linked draft");
+    const tooLong = await ctx.request("POST", "/websiteSourceCode/preview-link", {
+      key: editor.plaintextKey,
+      body: { websiteId: s.id, ttlSeconds: 7200 },
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.message).toMatch(/^ttlSeconds/);
+    const other = await h.newSite();
+    const outside = await ctx.request("POST", "/websiteSourceCode/preview-link", {
+      key: editor.plaintextKey,
+      body: { websiteId: other.id },
+    });
+    expect(outside.status).toBe(404);
+
+    // A signed-in website editor's link works while they hold access, and stops when it is revoked.
+    const user = await ctx.t.createUser(`previewer-${ctx.mode}-${newId().slice(0, 6)}@example.test`);
+    await ctx.t.call("websiteEditors.grant", { websiteId: s.id, userId: user.id, role: "content_editor" });
+    const mine = await ctx.t.callAsUser(user.id, "websiteSourceCode.preview.createLink", { websiteId: s.id });
+    const byUser = await open(mine.url);
+    expect(byUser.page.status).toBe(200);
+    await ctx.t.call("websiteEditors.revoke", { websiteId: s.id, userId: user.id });
+    expect((await h.site(host, "/", byUser.jar)).status).toBe(404); // outside their scope now: not found
   });
 });

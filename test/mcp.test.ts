@@ -55,6 +55,7 @@ for (const protocol of protocolModes) {
         "cms_items_update",
         "organizations_get",
         "organizations_list",
+        "website_source_code_preview_create_link",
         "websites_get",
         "websites_list",
       ]);

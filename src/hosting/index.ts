@@ -5,8 +5,8 @@ import type { WebsiteRecord } from "../db/stores/websites.ts";
 import type { CmsProvider } from "../framework/types.ts";
 import type { Platform } from "../platform.ts";
 import { storeProvider } from "../services/cms/provider.ts";
-import { SLUG_PATTERN, websiteUrl } from "../services/websites/websites.ts";
-import { PREVIEW_PREFIX, type SiteAddress, siteHostMatcher } from "./host.ts";
+import { SLUG_PATTERN } from "../services/websites/websites.ts";
+import { type SiteAddress, siteHostMatcher } from "./host.ts";
 import { WeightedLru } from "./lru.ts";
 import { pages } from "./pages.ts";
 import {
@@ -18,7 +18,7 @@ import {
   previewSource,
   principalOfToken,
 } from "./preview.ts";
-import { mintPreviewToken, previewSecret, verifyPreviewToken } from "./preview-token.ts";
+import { previewSecret, verifyPreviewToken } from "./preview-token.ts";
 import {
   ByteCaches,
   type CacheLimits,
@@ -39,8 +39,6 @@ export { PREVIEW_COOKIE, PREVIEW_TOKEN_PARAM } from "./preview.ts";
 export interface HostingOptions {
   /** Byte budgets of the content-addressed caches (raw blobs, compressed bytes). */
   cache?: Partial<CacheLimits>;
-  /** Secret of preview tokens (at least 32 characters); default `SITEWRIGHT_PREVIEW_SECRET`, else random per process. */
-  previewSecret?: string;
   /** How long a built draft is reused while its content is unchanged (default 5 minutes). */
   previewBuildTtlMs?: number;
   /** The CMS content (draft values) a preview build reads; default: the website's CMS (draft values of every item). */
@@ -61,10 +59,6 @@ export interface Hosting {
   serveNode(req: IncomingMessage, res: ServerResponse): boolean;
   /** A platform page for a status raised before `serve` (a malformed URL). */
   errorResponse(event: H3Event, status: number): Response;
-  /** A preview token for an API key on a website (the link a later API operation hands to editors). */
-  mintPreviewToken(websiteId: string, apiKeyId: string, ttlMs?: number): string;
-  /** The preview address of `slug`, with a token when given: `http://preview--<slug>.<sitesDomain>:<port>/`. */
-  previewUrl(slug: string, token?: string): string;
   readonly caches: ByteCaches;
 }
 
@@ -132,7 +126,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
   const matchHost = siteHostMatcher(platform.config.sitesDomain);
   const caches = new ByteCaches({ ...defaultCacheLimits, ...options.cache });
   const outputs = new WeightedLru<string, ServedFile>(OUTPUT_ENTRIES, 1);
-  const secret = previewSecret(options.previewSecret);
+  const secret = previewSecret(platform.config.previewSecret);
   const builds = draftBuilds(platform, {
     ttlMs: options.previewBuildTtlMs ?? 5 * 60 * 1000,
     maxEntries: 16,
@@ -309,12 +303,6 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
             ? pages.serverError()
             : pages.pageNotFound(event.url.pathname);
       return toResponse(platformPage(page, event.req.method));
-    },
-    mintPreviewToken: (websiteId, apiKeyId, ttlMs) =>
-      mintPreviewToken(secret, { websiteId, apiKeyId }, ttlMs === undefined ? {} : { ttlMs }),
-    previewUrl(slug, token) {
-      const base = websiteUrl(platform.config, `${PREVIEW_PREFIX}${slug}`);
-      return token ? `${base}?${PREVIEW_TOKEN_PARAM}=${encodeURIComponent(token)}` : base;
     },
   };
 }

@@ -1,16 +1,29 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { isIdShaped } from "../kernel/ids.ts";
 
+/** Who asked for a preview link: an API key, a signed-in user, or an OAuth connection (its grant). */
+export interface PreviewPrincipalRef {
+  type: "api_key" | "user" | "oauth_token";
+  id: string;
+}
+
+const TYPE_CODES = { api_key: "k", user: "u", oauth_token: "g" } as const;
+const TYPES_BY_CODE: Record<string, PreviewPrincipalRef["type"]> = {
+  k: "api_key",
+  u: "user",
+  g: "oauth_token",
+};
+
 /**
- * Preview tokens let a browser open an editor's draft preview, where it cannot send an API key: a small
- * HMAC-SHA256-signed string `<websiteId>.<apiKeyId>.<issued>.<expires>.<signature>` (times in seconds, base 36;
- * the signature's first 128 bits, base64url), about 85 characters. A token proves nothing by itself beyond
- * "the holder of this key asked for it": every use re-reads the key, so a revoked, expired or rotated key
- * (rotated after the token was issued) ends its tokens at once, and the key must still reach the website.
+ * Preview tokens let a browser open an editor's draft preview, where it cannot send credentials: a small
+ * HMAC-SHA256-signed string `<websiteId>.<k|u|g><principalId>.<issued>.<expires>.<signature>` (times in seconds,
+ * base 36; the signature's first 128 bits, base64url), about 86 characters. A token proves nothing by itself
+ * beyond "this principal asked for it": every use re-reads the principal (a revoked, expired or rotated key,
+ * a revoked OAuth connection, a user who lost access end its tokens at once), which must still reach the website.
  */
 export interface PreviewTokenClaims {
   websiteId: string;
-  apiKeyId: string;
+  principal: PreviewPrincipalRef;
   /** Milliseconds since the epoch (stored at second precision). */
   issuedAt: number;
   expiresAt: number;
@@ -40,10 +53,10 @@ export function previewSecret(configured = process.env.SITEWRIGHT_PREVIEW_SECRET
 const sign = (secret: Buffer, payload: string) =>
   createHmac("sha256", secret).update(`${CONTEXT}.${payload}`).digest().subarray(0, 16);
 
-/** Mints a token for `apiKeyId` on `websiteId`, valid for `ttlMs` (capped at an hour). */
+/** Mints a token for `principal` on `websiteId`, valid for `ttlMs` (capped at an hour). */
 export function mintPreviewToken(
   secret: Buffer,
-  claims: { websiteId: string; apiKeyId: string },
+  claims: { websiteId: string; principal: PreviewPrincipalRef },
   options: { now?: number; ttlMs?: number } = {},
 ): string {
   const now = options.now ?? Date.now();
@@ -53,7 +66,8 @@ export function mintPreviewToken(
   );
   const issued = Math.floor(now / 1000);
   const expires = Math.floor((now + ttl) / 1000);
-  const payload = `${claims.websiteId}.${claims.apiKeyId}.${issued.toString(36)}.${expires.toString(36)}`;
+  const who = `${TYPE_CODES[claims.principal.type]}${claims.principal.id}`;
+  const payload = `${claims.websiteId}.${who}.${issued.toString(36)}.${expires.toString(36)}`;
   return `${payload}.${sign(secret, payload).toString("base64url")}`;
 }
 
@@ -66,14 +80,10 @@ export function verifyPreviewToken(
   if (token.length > 128) return undefined;
   const parts = token.split(".");
   if (parts.length !== 5) return undefined;
-  const [websiteId, apiKeyId, issued36, expires36, signature] = parts as [
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
-  if (!isIdShaped(websiteId) || !isIdShaped(apiKeyId)) return undefined;
+  const [websiteId, who, issued36, expires36, signature] = parts as [string, string, string, string, string];
+  const type = TYPES_BY_CODE[who.charAt(0)];
+  const principalId = who.slice(1);
+  if (!isIdShaped(websiteId) || !type || !isIdShaped(principalId)) return undefined;
   if (!/^[0-9a-z]{1,10}$/.test(issued36) || !/^[0-9a-z]{1,10}$/.test(expires36)) return undefined;
   const given = Buffer.from(signature, "base64url");
   const expected = sign(secret, parts.slice(0, 4).join("."));
@@ -81,5 +91,5 @@ export function verifyPreviewToken(
   const issuedAt = Number.parseInt(issued36, 36) * 1000;
   const expiresAt = Number.parseInt(expires36, 36) * 1000;
   if (expiresAt <= now || expiresAt - issuedAt > MAX_PREVIEW_TOKEN_TTL_MS) return undefined;
-  return { websiteId, apiKeyId, issuedAt, expiresAt };
+  return { websiteId, principal: { type, id: principalId }, issuedAt, expiresAt };
 }

@@ -1,11 +1,13 @@
 import { authenticate, principalOfKey } from "../auth/authenticate.ts";
+import { loadUserPrincipal } from "../auth/users.ts";
 import { sha256Hex } from "../blobs/index.ts";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
 import { buildSite, snapshotCms } from "../framework/index.ts";
 import type { CmsProvider, CmsSnapshot, Diagnostic } from "../framework/types.ts";
 import { grantHolds } from "../kernel/capabilities.ts";
 import { ApiError } from "../kernel/errors.ts";
-import { grantFor, grantReachesWebsite, type Principal } from "../kernel/principal.ts";
+import { grantReachesWebsite, type Principal } from "../kernel/principal.ts";
+import { narrowToConsent } from "../oauth/tokens.ts";
 import type { Platform } from "../platform.ts";
 import { type PreviewTokenClaims, verifyPreviewToken } from "./preview-token.ts";
 import type { FileSource, ServedFile } from "./respond.ts";
@@ -142,24 +144,38 @@ export function previewSource(build: Extract<PreviewBuild, { ok: true }>): FileS
 
 /** Whether `principal` may preview `website`: a grant in its organization that reaches it (any editor role). */
 export function canPreview(principal: Principal, website: WebsiteRecord): boolean {
-  const grant = grantFor(principal, website.organizationId);
-  return (
-    grant !== undefined &&
-    grantReachesWebsite(grant, website.id) &&
-    grantHolds(grant.role, grant.websiteIds !== undefined, "websites.get")
+  return principal.grants.some(
+    (grant) =>
+      grant.organizationId === website.organizationId &&
+      grantReachesWebsite(grant, website.id) &&
+      grantHolds(grant.role, grant.websiteIds !== undefined, "websites.get"),
   );
 }
 
-/** The principal behind a verified token: its key must still be active and not rotated since the token was issued. */
+/**
+ * The principal behind a verified token, as the database says now: an API key still active and not rotated since
+ * the token was issued; a user who still exists; an OAuth connection not revoked (its user's current grants,
+ * narrowed to the consent).
+ */
 export async function principalOfToken(
   platform: Platform,
   claims: PreviewTokenClaims,
 ): Promise<Principal | undefined> {
-  const key = await platform.db.read((s) => s.apiKeys.get(claims.apiKeyId));
-  if (!key || key.revokedAt !== null) return undefined;
-  if (key.expiresAt !== null && key.expiresAt <= Date.now()) return undefined;
-  if (key.rotatedAt !== null && Math.floor(key.rotatedAt / 1000) * 1000 > claims.issuedAt) return undefined;
-  return principalOfKey(key);
+  const { type, id } = claims.principal;
+  return platform.db.read(async (stores) => {
+    if (type === "user") return loadUserPrincipal(stores, id);
+    if (type === "oauth_token") {
+      const grant = await stores.oauth.getGrant(id);
+      if (!grant || grant.revokedAt !== null) return undefined;
+      const user = await loadUserPrincipal(stores, grant.userId);
+      return user && narrowToConsent(user, grant);
+    }
+    const key = await stores.apiKeys.get(id);
+    if (!key || key.revokedAt !== null) return undefined;
+    if (key.expiresAt !== null && key.expiresAt <= Date.now()) return undefined;
+    if (key.rotatedAt !== null && Math.floor(key.rotatedAt / 1000) * 1000 > claims.issuedAt) return undefined;
+    return principalOfKey(key);
+  });
 }
 
 /**

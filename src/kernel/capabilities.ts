@@ -73,6 +73,7 @@ export const capabilities = {
   "websiteSourceCode.published.rollback": full,
   "websiteSourceCode.deployments.list": full,
   "websiteSourceCode.deployments.get": full,
+  "websiteSourceCode.preview.createLink": content,
   "cms.collections.list": content,
   "cms.collections.get": content,
   "cms.collections.create": full,

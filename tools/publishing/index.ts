@@ -5,6 +5,7 @@ import publishingDeploymentsGet from "./deployments-get.ts";
 import publishingDeploymentsList from "./deployments-list.ts";
 import publishingHeadCheck from "./head-check.ts";
 import publishingHeadPublish from "./head-publish.ts";
+import publishingPreviewLinkCreate from "./preview-link-create.ts";
 import publishingPublishedRollback from "./published-rollback.ts";
 
 export const publishingTools: readonly Tool[] = [
@@ -14,4 +15,5 @@ export const publishingTools: readonly Tool[] = [
   publishingPublishedRollback,
   publishingDeploymentsList,
   publishingDeploymentsGet,
+  publishingPreviewLinkCreate,
 ];
