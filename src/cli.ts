@@ -6,6 +6,7 @@ import { keyRoles } from "./kernel/capabilities.ts";
 import { callTool } from "./kernel/pipeline.ts";
 import { createPlatform, defaultConfig, type PlatformConfig } from "./platform.ts";
 import { createApp, listen } from "./server.ts";
+import { scheduleHousekeeping } from "./services/housekeeping.ts";
 import { ensureLocalOwner } from "./services/organizations/bootstrap.ts";
 
 const usage = `sitewright — the website platform for AI agents
@@ -78,7 +79,9 @@ async function dev(args: string[]) {
     lines.push("  Create another API key with: npx sitewright keys create --role admin");
   }
   console.log(lines.join("\n"));
+  const stopHousekeeping = scheduleHousekeeping(platform);
   shutdownOn(async () => {
+    stopHousekeeping();
     await server.close();
     await db.close();
   });
@@ -102,7 +105,9 @@ async function serveFromEnv() {
   const platform = await createPlatform({ db, config });
   const server = await listen(createApp(platform), port, env.HOST ?? "0.0.0.0");
   console.log(`Sitewright serving ${config.baseUrl} on port ${server.port} (${db.dialect}).`);
+  const stopHousekeeping = scheduleHousekeeping(platform);
   shutdownOn(async () => {
+    stopHousekeeping();
     await server.close();
     await db.close();
   });

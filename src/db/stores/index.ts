@@ -4,6 +4,7 @@ import { type AuditStore, auditStore } from "./audit.ts";
 import { type BillingStore, billingStore } from "./billing.ts";
 import { type CmsStore, cmsStore } from "./cms.ts";
 import { type DeploymentStore, deploymentStore } from "./deployments.ts";
+import { type HousekeepingStore, housekeepingStore } from "./housekeeping.ts";
 import { type IdempotencyStore, idempotencyStore } from "./idempotency.ts";
 import { type InvitationStore, invitationStore } from "./invitations.ts";
 import { type LeaseStore, leaseStore } from "./leases.ts";
@@ -29,6 +30,7 @@ export interface Stores {
   deployments: DeploymentStore;
   cms: CmsStore;
   mail: MailStore;
+  housekeeping: HousekeepingStore;
   members: MemberStore;
   invitations: InvitationStore;
   websiteEditors: WebsiteEditorStore;
@@ -55,6 +57,7 @@ export function bindStores(db: Db, t: Tables): Stores {
     deployments: lazy("deployments", deploymentStore),
     cms: lazy("cms", cmsStore),
     mail: lazy("mail", mailStore),
+    housekeeping: lazy("housekeeping", housekeepingStore),
     members: lazy("members", memberStore),
     invitations: lazy("invitations", invitationStore),
     websiteEditors: lazy("websiteEditors", websiteEditorStore),

@@ -1,0 +1,73 @@
+import { and, isNotNull, lt, or } from "drizzle-orm";
+import type { Db, Tables } from "../types.ts";
+
+/** How long rows are kept past their use, in ms (see purgeExpired). */
+export interface RetentionPolicy {
+  /** OAuth codes and tokens past expiry: kept this long so a replay is still recognized (and revokes). */
+  oauthAfterExpiry: number;
+  /** Used or expired password reset links. */
+  resetsAfterExpiry: number;
+  /** Mail in the outbox. */
+  mail: number;
+}
+
+/** Rows removed per table by one purge. */
+export type PurgeCounts = Record<
+  "sessions" | "passwordResets" | "oauthCodes" | "oauthTokens" | "idempotencyRecords" | "mail",
+  number
+>;
+
+/** Deletes rows whose purpose has passed; every other store's rows are left alone. */
+export interface HousekeepingStore {
+  purgeExpired(now: number, policy: RetentionPolicy): Promise<PurgeCounts>;
+}
+
+export function housekeepingStore(db: Db, t: Tables): HousekeepingStore {
+  const count = async (query: Promise<unknown[]>) => (await query).length;
+  return {
+    async purgeExpired(now, policy) {
+      const oauthBefore = now - policy.oauthAfterExpiry;
+      const resetsBefore = now - policy.resetsAfterExpiry;
+      return {
+        sessions: await count(
+          db.delete(t.sessions).where(lt(t.sessions.expiresAt, now)).returning({ id: t.sessions.id }),
+        ),
+        passwordResets: await count(
+          db
+            .delete(t.passwordResets)
+            .where(
+              or(
+                lt(t.passwordResets.expiresAt, resetsBefore),
+                and(isNotNull(t.passwordResets.usedAt), lt(t.passwordResets.usedAt, resetsBefore)),
+              ),
+            )
+            .returning({ id: t.passwordResets.id }),
+        ),
+        oauthCodes: await count(
+          db
+            .delete(t.oauthCodes)
+            .where(lt(t.oauthCodes.expiresAt, oauthBefore))
+            .returning({ id: t.oauthCodes.id }),
+        ),
+        oauthTokens: await count(
+          db
+            .delete(t.oauthTokens)
+            .where(lt(t.oauthTokens.expiresAt, oauthBefore))
+            .returning({ id: t.oauthTokens.id }),
+        ),
+        idempotencyRecords: await count(
+          db
+            .delete(t.idempotencyRecords)
+            .where(lt(t.idempotencyRecords.expiresAt, now))
+            .returning({ key: t.idempotencyRecords.key }),
+        ),
+        mail: await count(
+          db
+            .delete(t.mailOutbox)
+            .where(lt(t.mailOutbox.createdAt, now - policy.mail))
+            .returning({ id: t.mailOutbox.id }),
+        ),
+      };
+    },
+  };
+}

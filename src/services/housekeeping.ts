@@ -1,0 +1,50 @@
+import type { PurgeCounts, RetentionPolicy } from "../db/stores/housekeeping.ts";
+import type { Platform } from "../platform.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** What is kept: OAuth codes and tokens 30 days past expiry (replays still revoke), resets 1 day, mail 30 days. */
+export const retention: RetentionPolicy = {
+  oauthAfterExpiry: 30 * DAY,
+  resetsAfterExpiry: DAY,
+  mail: 30 * DAY,
+};
+
+/** Source texts no draft or deployment references are deleted once untouched this long (a write in flight keeps its own). */
+export const CONTENT_GRACE_MS = 60 * 60 * 1000;
+
+export interface HousekeepingReport extends PurgeCounts {
+  sourceContents: number;
+}
+
+/**
+ * Deletes what has outlived its purpose: expired sessions, idempotency records, used reset links, old OAuth codes
+ * and tokens, old outbox mail, and source texts nothing references. Idempotent and safe on every node at once.
+ */
+export async function runHousekeeping(platform: Platform, now = Date.now()): Promise<HousekeepingReport> {
+  const purged = await platform.db.transaction((stores) => stores.housekeeping.purgeExpired(now, retention));
+  const sourceContents = await platform.db.transaction((stores) =>
+    stores.sourceFiles.sweepContents(now - CONTENT_GRACE_MS),
+  );
+  return { ...purged, sourceContents };
+}
+
+/** Runs housekeeping every `intervalMs` (first run after `firstDelayMs`); returns the function that stops it. */
+export function scheduleHousekeeping(
+  platform: Platform,
+  intervalMs = 15 * 60 * 1000,
+  firstDelayMs = 60 * 1000,
+): () => void {
+  let timer: NodeJS.Timeout;
+  const run = () => {
+    runHousekeeping(platform)
+      .catch((error) => platform.log.error("housekeeping failed", error))
+      .finally(() => {
+        timer = setTimeout(run, intervalMs);
+        timer.unref();
+      });
+  };
+  timer = setTimeout(run, firstDelayMs);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
