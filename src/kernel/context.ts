@@ -3,7 +3,8 @@ import type { Platform } from "../platform.ts";
 import type { Access } from "./access.ts";
 import type { Principal } from "./principal.ts";
 
-export type Transport = "rest" | "mcp" | "internal";
+/** How an operation was called: REST, MCP, the dashboard's pages, or the platform itself (CLI, tests). */
+export type Transport = "rest" | "mcp" | "dashboard" | "internal";
 
 /** What a handler receives besides its input. Handlers never see HTTP or MCP. */
 export interface ToolContext<P = undefined> {

@@ -1,3 +1,4 @@
+import type { Transport } from "./context.ts";
 import type { Tool } from "./define-tool.ts";
 
 /** All tools, indexed by operation id and MCP name. Duplicate ids, names or routes fail at start. */
@@ -6,7 +7,7 @@ export interface Registry {
   byOperationId(operationId: string): Tool | undefined;
   byMcpName(name: string): Tool | undefined;
   /** The name a transport uses for an operation: the MCP tool name over MCP, the operation id elsewhere. */
-  nameFor(transport: "rest" | "mcp" | "internal", operationId: string): string;
+  nameFor(transport: Transport, operationId: string): string;
 }
 
 export function createRegistry(tools: readonly Tool[]): Registry {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Transport } from "../../src/kernel/context.ts";
 import { decodeCursor, page } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
@@ -14,7 +15,7 @@ const entry = z.object({
     label: z.string().describe("The key's name or the user's name at the time."),
   }),
   operationId: z.string().describe("The operation performed, e.g. apiKeys.revoke."),
-  transport: z.enum(["rest", "mcp", "internal"]),
+  transport: z.enum(["rest", "mcp", "dashboard", "internal"]),
   requestId: z.string().describe("X-Request-Id of the request."),
   websiteId: z.string().nullable(),
   target: z.object({ type: z.string().nullable(), id: z.string().nullable() }),
@@ -73,7 +74,7 @@ export default defineTool({
         at: iso(row.at),
         actor: { type: row.actorType, id: row.actorId, label: row.actorLabel },
         operationId: row.operationId,
-        transport: row.transport as "rest" | "mcp" | "internal",
+        transport: row.transport as Transport,
         requestId: row.requestId,
         websiteId: row.websiteId,
         target: { type: row.targetType, id: row.targetId },

@@ -29,7 +29,7 @@ export interface AppContext {
 export type OrgContext = AppContext & { organization: ChromeOrganization };
 
 /** The transport recorded in audit entries of dashboard calls. */
-const TRANSPORT = "internal" as const;
+const TRANSPORT = "dashboard" as const;
 
 /** Builds the context of a signed-in page, or the response to send instead (a redirect to sign in). */
 export async function appContext(platform: Platform, event: H3Event): Promise<AppContext | Response> {
