@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpEndpoint } from "../src/mcp/endpoint.ts";
+import { fastModernToolsCall } from "../src/mcp/fast-call.ts";
 import { version } from "../src/version.ts";
 import { createTestPlatform, type TestPlatform } from "./support/platform.ts";
 
@@ -77,5 +78,82 @@ describe("MCP fast tools/call path", () => {
     const fast = await send(true, body, {}, content.plaintextKey);
     expect(fast).toEqual(await send(false, body, {}, content.plaintextKey));
     expect(JSON.parse(fast.body.result.content[0].text).kind).toBe("forbidden");
+  });
+
+  describe("the 2026-07-28 envelope", () => {
+    const envelope = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "fast-path-tests", version: "1.0.0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const modern = (name: string, args?: unknown, id: unknown = 1, meta: unknown = envelope) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, ...(args === undefined ? {} : { arguments: args }), _meta: meta },
+    });
+    const headersFor = (name: string) => ({
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+    });
+    const modernCases: [string, unknown, Record<string, string>][] = [
+      ["a successful call", modern("websites_list", { limit: 5 }), headersFor("websites_list")],
+      ["a call without arguments", modern("organizations_list"), headersFor("organizations_list")],
+      ["a string id", modern("organizations_list", {}, "abc"), headersFor("organizations_list")],
+      ["a validation error", modern("websites_list", { limit: 0 }), headersFor("websites_list")],
+      ["an unknown tool", modern("nope", {}), headersFor("nope")],
+      [
+        "a not-found id",
+        modern("websites_get", { websiteId: "aaaaaaaaaaaaaaaaaaaaa" }),
+        headersFor("websites_get"),
+      ],
+      [
+        "an Mcp-Name that disagrees with the body (declined, SDK answers)",
+        modern("websites_list", {}),
+        headersFor("organizations_list"),
+      ],
+      [
+        "a missing Mcp-Method (declined)",
+        modern("websites_list", {}),
+        { "mcp-protocol-version": "2026-07-28", "mcp-name": "websites_list" },
+      ],
+      [
+        "an unknown envelope key (declined)",
+        modern("websites_list", {}, 1, { ...envelope, "io.modelcontextprotocol/other": 1 }),
+        headersFor("websites_list"),
+      ],
+    ];
+    for (const [name, body, headers] of modernCases) {
+      it(`answers ${name} exactly as the SDK does`, async () => {
+        const fast = await send(true, body, headers);
+        const sdk = await send(false, body, headers);
+        expect(fast).toEqual(sdk);
+      });
+    }
+
+    it("answers from the fast path (no SDK server is built) for a well-formed call", async () => {
+      const body = modern("websites_list", { limit: 1 });
+      const request = (headers: Record<string, string>) =>
+        new Request("http://localhost/v1/mcp", {
+          method: "POST",
+          headers: { accept: "application/json, text/event-stream", ...headers },
+        });
+      const stub = async () => ({ content: [], structuredContent: {} });
+      const info = { name: "sitewright", version };
+      expect(fastModernToolsCall(request(headersFor("websites_list")), body, info, stub)).toBeInstanceOf(
+        Promise,
+      );
+      expect(fastModernToolsCall(request(headersFor("nope")), body, info, stub)).toBeUndefined();
+      const fast = await send(true, body, headersFor("websites_list"));
+      expect(fast.status).toBe(200);
+      expect(fast.body.result).toMatchObject({
+        resultType: "complete",
+        _meta: { "io.modelcontextprotocol/serverInfo": { name: "sitewright", version } },
+      });
+      expect(JSON.stringify(fast.body)).toBe(
+        JSON.stringify((await send(false, body, headersFor("websites_list"))).body),
+      );
+    });
   });
 });

@@ -12,8 +12,8 @@ import type { Principal } from "../kernel/principal.ts";
 import { resourceMetadataUrlOf, resourceOf, SCOPE_ALL } from "../oauth/settings.ts";
 import type { Platform } from "../platform.ts";
 import { errorResponse, readBodyText } from "../rest/http.ts";
-import { fastToolsCall } from "./fast-call.ts";
-import { type CallerInfo, mcpServerFactory, toolCaller } from "./server-factory.ts";
+import { fastModernToolsCall, fastToolsCall } from "./fast-call.ts";
+import { type CallerInfo, mcpServerFactory, SERVER_NAME, toolCaller } from "./server-factory.ts";
 import { mcpTools } from "./tool-list.ts";
 
 /**
@@ -32,6 +32,7 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     onerror: (error) => platform.log.error("mcp", error.message),
   });
   const nameOperation = (id: string) => platform.registry.nameFor("mcp", id);
+  const serverInfo = { name: SERVER_NAME, version };
   const byName = new Map(mcpTools(platform.registry.tools).map(({ tool }) => [tool.mcpName, tool]));
 
   /**
@@ -89,7 +90,10 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
           fastToolsCall(request, body, (name, args) => call(name, args, caller));
         return await (fast || serveLegacy(request, body, caller, authInfo));
       }
-      return await entry.fetch(request, { authInfo, parsedBody: body });
+      const fastModern =
+        options.fastPath !== false &&
+        fastModernToolsCall(request, body, serverInfo, (name, args) => call(name, args, caller));
+      return await (fastModern || entry.fetch(request, { authInfo, parsedBody: body }));
     } catch (error) {
       const failure = toApiError(error);
       const response = errorResponse(failure, nameOperation);

@@ -1,4 +1,4 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { ToolCallResult } from "./server-factory.ts";
 
 const legacyVersions = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
@@ -32,5 +32,60 @@ export function fastToolsCall(
         status: 200,
         headers: { "content-type": "application/json" },
       }),
+  );
+}
+
+const MODERN_VERSION = "2026-07-28";
+/** The envelope keys a modern client sends in `params._meta`; anything else goes to the SDK. */
+const ENVELOPE_KEYS = new Set([
+  PROTOCOL_VERSION_META_KEY,
+  "io.modelcontextprotocol/clientInfo",
+  "io.modelcontextprotocol/clientCapabilities",
+]);
+
+/**
+ * The same hot path for the 2026-07-28 per-request envelope: a single `tools/call` whose `_meta` claims that
+ * version, with the standard headers agreeing with the body (`MCP-Protocol-Version`, `Mcp-Method`, a plain
+ * `Mcp-Name`) and no `Mcp-Param-*` headers (no tool declares any). It answers what the SDK answers: the tool
+ * result with `resultType: "complete"` and the server's info in `_meta`. Anything else returns undefined.
+ */
+export function fastModernToolsCall(
+  request: Request,
+  body: unknown,
+  serverInfo: { name: string; version: string },
+  call: (name: string, args: Record<string, unknown> | undefined) => Promise<ToolCallResult>,
+): Promise<Response> | undefined {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
+  const { jsonrpc, id, method, params, ...rest } = body as Record<string, unknown>;
+  if (jsonrpc !== "2.0" || method !== "tools/call" || Object.keys(rest).length > 0) return undefined;
+  if (typeof id !== "string" && (typeof id !== "number" || !Number.isInteger(id))) return undefined;
+  if (!params || typeof params !== "object" || Array.isArray(params)) return undefined;
+  const { name, arguments: args, _meta: meta, ...extra } = params as Record<string, unknown>;
+  if (typeof name !== "string" || !/^[a-z][a-z0-9_]{0,39}$/.test(name) || Object.keys(extra).length > 0) {
+    return undefined;
+  }
+  if (args !== undefined && (!args || typeof args !== "object" || Array.isArray(args))) return undefined;
+  if (!meta || typeof meta !== "object" || Array.isArray(meta)) return undefined;
+  const envelope = meta as Record<string, unknown>;
+  if (envelope[PROTOCOL_VERSION_META_KEY] !== MODERN_VERSION) return undefined;
+  if (Object.keys(envelope).some((key) => !ENVELOPE_KEYS.has(key))) return undefined;
+  const headers = request.headers;
+  const accept = headers.get("accept") ?? "";
+  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
+  if (headers.get("mcp-protocol-version") !== MODERN_VERSION) return undefined;
+  if (headers.get("mcp-method") !== "tools/call" || headers.get("mcp-name") !== name) return undefined;
+  if (headers.has("mcp-session-id")) return undefined;
+  for (const header of headers.keys()) if (header.startsWith("mcp-param-")) return undefined;
+  const serverMeta = { "io.modelcontextprotocol/serverInfo": serverInfo };
+  return call(name, args as Record<string, unknown> | undefined).then(
+    (result) =>
+      new Response(
+        JSON.stringify({
+          result: { ...result, resultType: "complete", _meta: serverMeta },
+          jsonrpc: "2.0",
+          id,
+        }),
+        { status: 200, headers: { "content-type": "application/json" } },
+      ),
   );
 }

@@ -7,6 +7,9 @@ import { mcpTools, toolsVisibleTo } from "./tool-list.ts";
 
 const instructions = `Sitewright builds and runs websites. Start with websites_list or websites_create; every website-scoped tool takes a websiteId. Failed calls return {kind, message, suggestion?, validValues?} as JSON; follow the suggestion, which names the tool to call next.`;
 
+/** The server's name in `initialize` results and the 2026 envelope's serverInfo. */
+export const SERVER_NAME = "sitewright";
+
 /** Who is calling: handed from the HTTP edge to the tool handlers as the request's auth info. */
 export interface CallerInfo {
   principal: Principal;
@@ -53,7 +56,7 @@ export function mcpServerFactory(platform: Platform, version: string) {
   const tools = mcpTools(platform.registry.tools);
   const call = toolCaller(platform);
   return (caller: CallerInfo): Server => {
-    const server = new Server({ name: "sitewright", version }, { capabilities: { tools: {} }, instructions });
+    const server = new Server({ name: SERVER_NAME, version }, { capabilities: { tools: {} }, instructions });
     server.setRequestHandler("tools/list", async () => ({ tools: toolsVisibleTo(caller.principal, tools) }));
     server.setRequestHandler("tools/call", (request) =>
       call(request.params.name, request.params.arguments, caller),
