@@ -271,12 +271,108 @@ describeMatrix(
       });
       expect(deleted.body.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, false]);
 
+      const sameCall = await post(`/collections/${c.id}/items/bulk-create`, {
+        websiteId: c.websiteId,
+        items: [{ values: { name: "Drill" } }, { values: { name: "Drill" } }, { values: { name: "Drill" } }],
+      });
+      expect(sameCall.body.results.map((r: { item: { slug: string } }) => r.item.slug)).toEqual([
+        "drill",
+        "drill-2",
+        "drill-3",
+      ]);
+
       const tooMany = await post(`/collections/${c.id}/items/bulk-create`, {
         websiteId: c.websiteId,
         items: Array.from({ length: 101 }, (_, i) => ({ values: { name: `n${i}` } })),
       });
       expect(tooMany.status).toBe(400);
       expect(tooMany.body.message).toMatch(/^items: must be at most 100/);
+    });
+
+    it("bulk-creates with unique values, references and slugs checked within the call and against stored items", async () => {
+      const site = await ctx.t.createWebsite(`Unique ${newId().slice(0, 6)}`);
+      const makers = await post("/collections", {
+        websiteId: site.id,
+        name: "Makers",
+        fields: [{ key: "name", name: "Name", type: "text", required: true }],
+      });
+      const other = await post("/collections", {
+        websiteId: site.id,
+        name: "Others",
+        fields: [{ key: "name", name: "Name", type: "text", required: true }],
+      });
+      const parts = await post("/collections", {
+        websiteId: site.id,
+        name: "Parts",
+        fields: [
+          { key: "name", name: "Name", type: "text", required: true },
+          { key: "sku", name: "SKU", type: "text", unique: true },
+          { key: "maker", name: "Maker", type: "reference", referenceCollectionId: makers.body.id },
+        ],
+      });
+      expect(parts.status, JSON.stringify(parts.body)).toBe(200);
+      const bulk = (collectionId: string, items: unknown[]) =>
+        post(`/collections/${collectionId}/items/bulk-create`, { websiteId: site.id, items });
+      const maker = (await bulk(makers.body.id, [{ values: { name: "Acme" } }])).body.results[0].item;
+      const stranger = (await bulk(other.body.id, [{ values: { name: "Acme" } }])).body.results[0].item;
+      const first = await bulk(parts.body.id, [{ values: { name: "Bolt", sku: "B-1" }, publish: true }]);
+      expect(first.body.succeeded).toBe(1);
+
+      const made = await bulk(parts.body.id, [
+        { values: { name: "Bolt", sku: "B-1" } }, // stored item has B-1
+        { values: { name: "Nut", sku: "N-1", maker: maker.id } },
+        { values: { name: "Nut", sku: "N-1" } }, // item 1 of this call has N-1
+        { values: { name: "Nut", sku: "N-2", maker: stranger.id } }, // not a maker
+        { values: { name: "Bolt", sku: "B-2" } },
+        { slug: "nut-2", values: { name: "Washer" } }, // free: items 2 and 3 were refused
+        { values: { name: "Nut" } },
+        { slug: "nut", values: { name: "Nut" } }, // item 1 of this call took "nut"
+      ]);
+      expect(made.status).toBe(200);
+      const results = made.body.results as {
+        ok: boolean;
+        item?: { slug: string; values: Record<string, unknown> };
+        error?: { kind: string; message: string };
+      }[];
+      expect(results.map((r) => r.ok)).toEqual([false, true, false, false, true, true, true, false]);
+      expect(results[0]!.error).toMatchObject({
+        kind: "conflict",
+        message: expect.stringMatching(/^values\.sku: /),
+      });
+      expect(results[2]!.error).toMatchObject({
+        kind: "conflict",
+        message: expect.stringMatching(/^values\.sku: /),
+      });
+      expect(results[3]!.error).toMatchObject({
+        kind: "validation",
+        message: expect.stringMatching(/^values\.maker: /),
+      });
+      expect(results[7]!.error).toMatchObject({
+        kind: "conflict",
+        message: expect.stringMatching(/^slug: /),
+      });
+      expect(results.filter((r) => r.ok).map((r) => r.item!.slug)).toEqual([
+        "nut",
+        "bolt-2",
+        "nut-2",
+        "nut-3",
+      ]);
+      expect(results[1]!.item!.values).toEqual({ name: "Nut", sku: "N-1", maker: maker.id });
+
+      // The claims are stored: a later call (or a single create) clashes with them too; refused values stay free.
+      const again = await bulk(parts.body.id, [
+        { values: { name: "X", sku: "N-1" } },
+        { values: { name: "Y", sku: "N-2" } },
+      ]);
+      expect(again.body.results.map((r: { ok: boolean }) => r.ok)).toEqual([false, true]);
+      const single = await post(`/collections/${parts.body.id}/items`, {
+        websiteId: site.id,
+        values: { name: "Z", sku: "B-2" },
+      });
+      expect(single.status).toBe(409);
+      expect(single.body.message).toMatch(/^values\.sku: /);
+      const total = await ctx.t.platform.db.read((s) => s.cms.countItems(parts.body.id));
+      expect(total).toBe(6);
     });
   },
   { server: false },

@@ -145,8 +145,14 @@ for (const dialect of dialects) {
       expect(list).toContain("Agent key");
       expect(list).not.toContain(secret);
       const keyId = /<code>([^<]+)<\/code>/.exec(list.slice(list.indexOf("Agent key")))![1]!;
-      const [entry] = await t.platform.db.read((stores) => stores.audit.list({ organizationId: org, limit: 1 }));
-      expect(entry).toMatchObject({ operationId: "apiKeys.create", transport: "dashboard", actorType: "user" });
+      const [entry] = await t.platform.db.read((stores) =>
+        stores.audit.list({ organizationId: org, limit: 1 }),
+      );
+      expect(entry).toMatchObject({
+        operationId: "apiKeys.create",
+        transport: "dashboard",
+        actorType: "user",
+      });
 
       const rotated = await owner.post(`${base}/api-keys/${keyId}/rotate`);
       const rotatedSecret = secretOf(await rotated.text())!;

@@ -6,6 +6,7 @@ import {
   type CmsItemRecord,
   isUniqueViolation,
 } from "../../src/db/stores/cms.ts";
+import { uniqueRows } from "../../src/db/stores/cms-index.ts";
 import { describeStores, hexId, rawQuery } from "./fixtures.ts";
 
 const collection = (
@@ -121,6 +122,61 @@ describeStores("cms store", (ctx) => {
     expect(await ctx.db.transaction((s) => s.cms.deleteItem(a.id))).toBe(true);
     expect(await ctx.db.transaction((s) => s.cms.deleteItem(a.id))).toBe(false);
     expect(await ctx.db.read((s) => s.cms.countItems(c.id))).toBe(1);
+  });
+
+  it("inserts many items all or nothing, with their index rows and unique claims", async () => {
+    const c = collection("site");
+    const sku = field(c.id, { key: "sku", required: false, unique: true, validations: {} });
+    await ctx.db.transaction(async (s) => {
+      await s.cms.insertCollection(c);
+      await s.cms.insertField(field(c.id));
+      await s.cms.insertField(sku);
+    });
+    const made = (title: string, code: string, extra: Partial<CmsItemRecord> = {}) =>
+      item(c, { draftValues: { title, sku: code }, ...extra });
+    const a = made("Alpha", "A");
+    const b = made("Beta", "B", { status: "published", publishedValues: { title: "Beta", sku: "B" } });
+    // Text that array and JSON encodings must carry intact.
+    const odd = 'NULL, "q" \\ {x} é 😀 \n';
+    const c1 = made(odd, "C1", {
+      draftValues: { title: odd, sku: "C1", n: 0.1, big: 1e21, nested: { z: [1, null, false] } },
+    });
+    await ctx.db.transaction((s) => s.cms.insertItems([a, b, c1]));
+    expect(await ctx.db.read((s) => s.cms.getItem(c1.id))).toStrictEqual(c1);
+    expect(await ctx.db.read((s) => s.cms.getItem(b.id))).toStrictEqual(b);
+    expect(await ctx.db.read((s) => s.cms.slugsIn(c.id, [a.slug, "missing", b.slug]))).toHaveLength(2);
+    // A value held already, or twice in one call: conflict naming the field, nothing written.
+    for (const batch of [
+      [made("Gamma", "C"), made("Delta", "A")],
+      [made("Eps", "E"), made("Zeta", "E")],
+    ]) {
+      const clash = await ctx.db.transaction((s) => s.cms.insertItems(batch)).catch((e) => e);
+      expect(clash.message).toMatch(/^values\.sku: /);
+      expect(await ctx.db.read((s) => s.cms.countItems(c.id))).toBe(3);
+    }
+    const find = (key: string, value: string, status: "all" | "published" = "all") =>
+      ctx.db.read((s) =>
+        s.cms.queryItems({
+          collectionId: c.id,
+          status,
+          archived: "exclude",
+          filter: {
+            condition: { ref: { kind: "value", key, numeric: false, multi: false }, op: "eq", value },
+          },
+          sort: [],
+          limit: 10,
+        }),
+      );
+    expect((await find("title", "Beta")).items.map((x) => x.id)).toStrictEqual([b.id]);
+    expect((await find("sku", "B", "published")).items.map((x) => x.id)).toStrictEqual([b.id]);
+    expect((await find("title", odd)).items.map((x) => x.id)).toStrictEqual([c1.id]);
+    expect((await find("sku", "A", "published")).items).toStrictEqual([]);
+    // Held claims are found by value (whatever item would claim them).
+    const wanted = [made("Other", "A"), made("New", "N"), made("Pub", "B")].flatMap((x) =>
+      uniqueRows(x, "d", [sku], x.draftValues),
+    );
+    const held = await ctx.db.read((s) => s.cms.heldUniques(c.id, wanted));
+    expect(held.map((r) => r.itemId).sort()).toStrictEqual([a.id, b.id].sort());
   });
 
   it("deletes a collection with its fields and items, and a website's whole CMS", async () => {

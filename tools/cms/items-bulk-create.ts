@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineTool } from "../../src/kernel/define-tool.ts";
+import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
-import { createItem, loadCollection, projectItem } from "../../src/services/cms/service.ts";
+import { createItems, loadCollection, projectItem } from "../../src/services/cms/service.ts";
 import { bulkResult, runBulk } from "./bulk.ts";
 import { assertItemCapacity } from "./items-shared.ts";
 import { collectionId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
@@ -35,10 +36,11 @@ export default defineTool({
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
     await assertItemCapacity(ctx.stores, collection, input.items.length);
     const fieldList = await ctx.stores.cms.listFields(collection.id);
-    const batch = { slugs: new Set<string>(), values: [] as Record<string, unknown>[] };
-    // Every check runs before the item's insert, so a refused item writes nothing.
-    return runBulk(ctx, input.items, async (spec) =>
-      projectItem(await createItem(ctx.stores, collection, fieldList, spec, ctx.now, batch), fieldList),
-    );
+    // Every check runs before the inserts, so a refused item writes nothing; the valid ones are written together.
+    const outcomes = await createItems(ctx.stores, collection, fieldList, input.items, ctx.now);
+    return runBulk(ctx, outcomes, async (outcome) => {
+      if (outcome instanceof ApiError) throw outcome;
+      return projectItem(outcome, fieldList);
+    });
   },
 });

@@ -13,6 +13,7 @@ import {
   type ValueRow,
   valueRows,
 } from "./cms-index.ts";
+import { rowInserter } from "./cms-index-rows.ts";
 
 interface ItemRef {
   id: string;
@@ -22,6 +23,17 @@ interface ItemRef {
 /** Rows per insert statement: well under both dialects' bound-parameter limits. */
 const CHUNK = 400;
 
+/** The states an item has index rows for: draft always, published when it has published values. */
+const statesOf = (item: NewItem) =>
+  item.publishedValues === null || item.publishedValues === undefined
+    ? [["d", item.draftValues] as const]
+    : [["d", item.draftValues] as const, ["p", item.publishedValues] as const];
+
+interface NewItem extends ItemRef {
+  draftValues: unknown;
+  publishedValues: unknown;
+}
+
 const uniqueKey = (r: UniqueRow) => `${r.fieldKey}\u0000${r.state}\u0000${r.hash}`;
 
 export function indexWriter(db: Db, t: Tables) {
@@ -29,10 +41,25 @@ export function indexWriter(db: Db, t: Tables) {
   const w = t.cmsItemTerms;
   const u = t.cmsItemUniques;
 
-  async function insertChunks(table: typeof v | typeof w, rows: readonly (ValueRow | TermRow)[]) {
+  // Value rows and terms: many per statement, cheap to build (see cms-index-rows.ts).
+  const insertRows = rowInserter(db);
+
+  /** Inserts claims (ON CONFLICT DO NOTHING); when one is held already, drops the inserted ones and throws `conflict`. */
+  async function insertClaims(rows: readonly UniqueRow[]): Promise<UniqueRow[]> {
+    const inserted: UniqueRow[] = [];
     for (let n = 0; n < rows.length; n += CHUNK) {
-      await db.insert(table).values(rows.slice(n, n + CHUNK) as never);
+      const chunk = rows.slice(n, n + CHUNK);
+      const got = (await db.insert(u).values(chunk).onConflictDoNothing().returning()) as UniqueRow[];
+      inserted.push(...got);
+      if (got.length < chunk.length) {
+        // The first claim not inserted (a key held already, or repeated within the chunk).
+        const left = new Set(got.map(uniqueKey));
+        const lost = chunk.find((r) => !left.delete(uniqueKey(r))) as UniqueRow;
+        await dropUniques(inserted);
+        throw uniqueConflict(lost.fieldKey, lost.state);
+      }
     }
+    return inserted;
   }
 
   async function dropUniques(rows: readonly UniqueRow[]) {
@@ -71,32 +98,83 @@ export function indexWriter(db: Db, t: Tables) {
       const wanted = new Set(desired.map(uniqueKey));
       const toInsert = desired.filter((r) => !held.has(uniqueKey(r)));
       const stale = existing.filter((r) => !wanted.has(uniqueKey(r)));
-      let inserted: UniqueRow[] = [];
-      if (toInsert.length > 0) {
-        inserted = (await db.insert(u).values(toInsert).onConflictDoNothing().returning()) as UniqueRow[];
-        if (inserted.length < toInsert.length) {
-          const got = new Set(inserted.map(uniqueKey));
-          const lost = toInsert.find((r) => !got.has(uniqueKey(r))) as UniqueRow;
-          await dropUniques(inserted);
-          throw uniqueConflict(lost.fieldKey, lost.state);
-        }
-      }
+      const inserted = await insertClaims(toInsert);
       return { release: () => dropUniques(stale), undo: () => dropUniques(inserted) };
     },
 
-    /** Rewrites an item's value rows and search terms of one state (values null: the state is removed). */
-    async writeState(item: ItemRef, state: IndexState, fields: readonly CmsFieldRecord[], values: unknown) {
-      await db.delete(v).where(and(eq(v.itemId, item.id), eq(v.state, state)));
-      await db.delete(w).where(and(eq(w.itemId, item.id), eq(w.state, state)));
-      if (values === null) return;
-      await insertChunks(v, valueRows(item, state, fields, values));
-      await insertChunks(w, termRows(item, state, fields, values));
+    /**
+     * The claims among `claims` that some item of the collection holds already: one lookup per unique field and
+     * state (on the primary key). For checking a batch before writing it.
+     */
+    async heldUniques(collectionId: string, claims: readonly UniqueRow[]): Promise<UniqueRow[]> {
+      const groups = new Map<string, { fieldKey: string; state: IndexState; hashes: Set<string> }>();
+      for (const r of claims) {
+        const key = `${r.fieldKey}\u0000${r.state}`;
+        const group = groups.get(key) ?? { fieldKey: r.fieldKey, state: r.state, hashes: new Set() };
+        group.hashes.add(r.hash);
+        groups.set(key, group);
+      }
+      const out: UniqueRow[] = [];
+      for (const { fieldKey, state, hashes } of groups.values()) {
+        const all = [...hashes];
+        for (let n = 0; n < all.length; n += CHUNK) {
+          const where = and(
+            eq(u.collectionId, collectionId),
+            eq(u.fieldKey, fieldKey),
+            eq(u.state, state),
+            inArray(u.hash, all.slice(n, n + CHUNK)),
+          );
+          out.push(...((await db.select().from(u).where(where)) as UniqueRow[]));
+        }
+      }
+      return out;
     },
 
-    /** Inserts the rows of a new item (nothing to delete first). */
-    async insertState(item: ItemRef, state: IndexState, fields: readonly CmsFieldRecord[], values: unknown) {
-      await insertChunks(v, valueRows(item, state, fields, values));
-      await insertChunks(w, termRows(item, state, fields, values));
+    /**
+     * Claims the unique values of new items (one collection) in multi-row inserts: a value held already (by
+     * another item, or by two of these) drops the new claims and is a `conflict` naming the field. Returns
+     * `undo` (drop them again, when the items' insert then fails).
+     */
+    async claimNewItems(items: readonly NewItem[], fields: readonly CmsFieldRecord[]) {
+      const claims = items.flatMap((item) =>
+        statesOf(item).flatMap(([state, values]) => uniqueRows(item, state, fields, values)),
+      );
+      await insertClaims(claims);
+      const ids = items.map((item) => item.id);
+      return async () => {
+        for (let n = 0; n < ids.length; n += CHUNK)
+          await db.delete(u).where(inArray(u.itemId, ids.slice(n, n + CHUNK)));
+      };
+    },
+
+    /** Inserts the value rows and search terms of new items (nothing to delete first), in multi-row inserts. */
+    async insertNewItems(items: readonly NewItem[], fields: readonly CmsFieldRecord[]) {
+      const values: ValueRow[] = [];
+      const terms: TermRow[] = [];
+      for (const item of items) {
+        for (const [state, source] of statesOf(item)) {
+          values.push(...valueRows(item, state, fields, source));
+          terms.push(...termRows(item, state, fields, source));
+        }
+      }
+      await insertRows(v, values);
+      await insertRows(w, terms);
+    },
+
+    /** Rewrites an item's value rows and search terms of the given states (values null: the state is removed). */
+    async writeStates(
+      item: ItemRef,
+      states: readonly IndexState[],
+      fields: readonly CmsFieldRecord[],
+      valuesIn: (state: IndexState) => unknown,
+    ) {
+      await db.delete(v).where(and(eq(v.itemId, item.id), inArray(v.state, [...states])));
+      await db.delete(w).where(and(eq(w.itemId, item.id), inArray(w.state, [...states])));
+      const present = states.filter((state) => valuesIn(state) !== null);
+      const rows = (state: IndexState) => valueRows(item, state, fields, valuesIn(state));
+      const terms = (state: IndexState) => termRows(item, state, fields, valuesIn(state));
+      await insertRows(v, present.flatMap(rows));
+      await insertRows(w, present.flatMap(terms));
     },
 
     /** Removes every index row of the given items. */
@@ -147,8 +225,8 @@ export function indexWriter(db: Db, t: Tables) {
           claims.push(...uniqueRows(item, state, only, source));
         }
       }
-      await insertChunks(v, values);
-      await insertChunks(w, terms);
+      await insertRows(v, values);
+      await insertRows(w, terms);
       for (let n = 0; n < claims.length; n += CHUNK) {
         const chunk = claims.slice(n, n + CHUNK);
         const inserted = (await db.insert(u).values(chunk).onConflictDoNothing().returning()) as UniqueRow[];

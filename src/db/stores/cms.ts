@@ -1,6 +1,7 @@
 import { and, asc, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db, Tables } from "../types.ts";
-import { uniqueRows } from "./cms-index.ts";
+import type { UniqueRow } from "./cms-index.ts";
+import { itemWrites } from "./cms-index-items.ts";
 import { indexWriter } from "./cms-index-writes.ts";
 import { type ItemQuery, type ItemQueryPage, queryItems } from "./cms-query.ts";
 import { once } from "./prepared.ts";
@@ -94,7 +95,18 @@ export interface CmsStore {
   ): Promise<void>;
   deleteField(id: string): Promise<void>;
 
+  /** Inserts an item with its index rows (a unique clash is `conflict` naming the field; nothing is written). */
   insertItem(item: CmsItemRecord): Promise<void>;
+  /**
+   * Inserts new items of one collection and their index rows in a few multi-row statements, all or nothing:
+   * a unique value held already (or twice among them) is `conflict` naming the field, a taken slug the
+   * database's unique violation. Check with slugsIn and heldUniques first to refuse items one by one.
+   */
+  insertItems(items: readonly CmsItemRecord[]): Promise<void>;
+  /** Which of `slugs` a collection's items have. */
+  slugsIn(collectionId: string, slugs: readonly string[]): Promise<string[]>;
+  /** The claims among `claims` (unique values, see cms-index.ts uniqueRows) that items of the collection hold. */
+  heldUniques(collectionId: string, claims: readonly UniqueRow[]): Promise<UniqueRow[]>;
   getItem(id: string): Promise<CmsItemRecord | undefined>;
   getItems(ids: readonly string[]): Promise<CmsItemRecord[]>;
   getItemBySlug(collectionId: string, slug: string): Promise<CmsItemRecord | undefined>;
@@ -161,6 +173,14 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       .where(eq(f.collectionId, sql.placeholder("collectionId")))
       .orderBy(asc(f.position), asc(f.id))
       .prepare(),
+  );
+
+  const writes = itemWrites(
+    db,
+    t,
+    index,
+    (collectionId) => fieldsOf().execute({ collectionId }),
+    async (id) => (await itemById().execute({ id }))[0],
   );
 
   /** Values of every item of a collection, for (re)indexing a field. */
@@ -246,20 +266,25 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
     },
 
     async insertItem(item) {
-      const fields = await fieldsOf().execute({ collectionId: item.collectionId });
-      const states = item.publishedValues === null ? (["d"] as const) : (["d", "p"] as const);
-      const claims = states.flatMap((state) =>
-        uniqueRows(item, state, fields, state === "d" ? item.draftValues : item.publishedValues),
-      );
-      const claim = claims.length ? await index.claimUniques(item, [], claims) : undefined;
-      try {
-        await db.insert(i).values(item);
-      } catch (error) {
-        await claim?.undo();
-        throw error;
+      await this.insertItems([item]);
+    },
+    async insertItems(items) {
+      await writes.insertItems(items);
+    },
+    async slugsIn(collectionId, slugs) {
+      const out: string[] = [];
+      const unique = [...new Set(slugs)];
+      for (let n = 0; n < unique.length; n += 500) {
+        const rows = await db
+          .select({ slug: i.slug })
+          .from(i)
+          .where(and(eq(i.collectionId, collectionId), inArray(i.slug, unique.slice(n, n + 500))));
+        out.push(...rows.map((row) => row.slug));
       }
-      await index.insertState(item, "d", fields, item.draftValues);
-      if (item.publishedValues !== null) await index.insertState(item, "p", fields, item.publishedValues);
+      return out;
+    },
+    async heldUniques(collectionId, claims) {
+      return index.heldUniques(collectionId, claims);
     },
     async getItem(id) {
       return (await itemById().execute({ id }))[0];
@@ -313,48 +338,16 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       return rows.map((row) => row.slug);
     },
     async updateItem(id, patch, expectedVersion) {
-      const versioned = and(
-        eq(i.id, id),
-        expectedVersion === undefined ? undefined : eq(i.version, expectedVersion),
-      );
-      const states = [
-        ...(patch.draftValues !== undefined ? (["d"] as const) : []),
-        ...(patch.publishedValues !== undefined ? (["p"] as const) : []),
-      ];
-      if (states.length === 0) {
-        return (
-          await db
-            .update(i)
-            .set({ ...patch, version: sql`${i.version} + 1` })
-            .where(versioned)
-            .returning()
-        )[0];
+      if (patch.draftValues === undefined && patch.publishedValues === undefined) {
+        const versioned = and(
+          eq(i.id, id),
+          expectedVersion === undefined ? undefined : eq(i.version, expectedVersion),
+        );
+        const set = { ...patch, version: sql`${i.version} + 1` };
+        return (await db.update(i).set(set).where(versioned).returning())[0];
       }
       // Values change: claim unique values first (a clash writes nothing), then the item, then its index rows.
-      const current = (await itemById().execute({ id }))[0];
-      if (!current || (expectedVersion !== undefined && current.version !== expectedVersion))
-        return undefined;
-      const fields = await fieldsOf().execute({ collectionId: current.collectionId });
-      const valuesIn = (state: "d" | "p") =>
-        state === "d" ? (patch.draftValues as unknown) : (patch.publishedValues as unknown);
-      const claims = states.flatMap((state) =>
-        valuesIn(state) === null ? [] : uniqueRows(current, state, fields, valuesIn(state)),
-      );
-      const claim = await index.claimUniques(current, states, claims);
-      const updated = (
-        await db
-          .update(i)
-          .set({ ...patch, version: sql`${i.version} + 1` })
-          .where(and(versioned, eq(i.version, current.version)))
-          .returning()
-      )[0];
-      if (!updated) {
-        await claim.undo();
-        return undefined;
-      }
-      await claim.release();
-      for (const state of states) await index.writeState(current, state, fields, valuesIn(state));
-      return updated;
+      return writes.updateValues(id, patch, expectedVersion);
     },
     async deleteItem(id) {
       const rows = await db.delete(i).where(eq(i.id, id)).returning({ id: i.id });
@@ -428,16 +421,4 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
   };
 }
 
-/** Whether a database error is a unique-constraint violation (SQLite or PostgreSQL, wrapped by drizzle or not). */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
-    if (
-      e.code === "23505" ||
-      e.code === "SQLITE_CONSTRAINT_UNIQUE" ||
-      e.code === "SQLITE_CONSTRAINT_PRIMARYKEY"
-    )
-      return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}
+export { isUniqueViolation } from "./cms-index-items.ts";

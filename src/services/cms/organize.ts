@@ -10,7 +10,7 @@ import { versionConflict } from "./items.ts";
  */
 export const POSITION_STEP = 1024;
 /** Positions stay within ±2^30 (the column is a 32-bit integer on PostgreSQL); beyond, the collection is renumbered. */
-const POSITION_LIMIT = 2 ** 30;
+export const POSITION_LIMIT = 2 ** 30;
 
 /** The position of a new item of the collection: after every other item (manual order = creation order by default). */
 export async function nextItemPosition(stores: Stores, collectionId: string): Promise<number> {
