@@ -1,7 +1,8 @@
 // CMS benchmark: a 100,000-item collection seeded through cms.items.bulkCreate (pages of 100), then a
 // filter + sort + page of 100 query (cms.items.query, in-process) on SQLite and on PostgreSQL, p50 and p99, side by
 // side with a baseline in the same run: the same page as one hand-written SQL statement over the same tables.
-// Run: npm run bench:cms   (BENCH_CMS_ITEMS, BENCH_CMS_QUERIES, BENCH_PG_URL override the defaults; BENCH_PG_URL=off skips PostgreSQL)
+// Run: npm run bench:cms   (BENCH_CMS_ITEMS, BENCH_CMS_QUERIES, BENCH_PG_URL override the defaults; BENCH_PG_URL=off skips
+// PostgreSQL, BENCH_SQLITE=off skips SQLite)
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +18,7 @@ import { median, table } from "./harness.ts";
 const ITEMS = Number(process.env.BENCH_CMS_ITEMS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_CMS_QUERIES ?? 300);
 const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const SQLITE = process.env.BENCH_SQLITE !== "off";
 const TARGET_P99_MS = 20;
 const CATEGORIES = [
   "packs",
@@ -65,13 +67,13 @@ const QUERY = {
 };
 
 /** The same page written by hand over the same tables (what the query compiles to, minus the platform). */
-const BASELINE_SQL = (p: (n: number) => string) => `
+const BASELINE_SQL = (p: (n: number) => string, pg = false) => `
   SELECT i.* FROM cms_item_values s0 JOIN cms_items i ON i.id = s0.item_id
   WHERE s0.collection_id = ${p(1)} AND s0.state = 'd' AND s0.field_key = 'price' AND s0.num >= 100
     AND i.collection_id = ${p(1)} AND i.archived = ${p(2)}
     AND EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id AND v.state = 'd' AND v.field_key = 'category' AND v.skey = 'cooking' AND v.txt = 'cooking')
     AND EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id AND v.state = 'd' AND v.field_key = 'inStock' AND v.num = 1)
-  ORDER BY s0.num DESC, s0.item_id DESC LIMIT 100`;
+  ORDER BY s0.num DESC${pg ? " NULLS LAST" : ""}, s0.item_id DESC LIMIT 100`;
 
 interface Result {
   dialect: string;
@@ -82,7 +84,12 @@ interface Result {
   matched: number;
 }
 
-async function run(dialect: "sqlite" | "pg", db: Database, baseline: () => Promise<number>): Promise<Result> {
+async function run(
+  dialect: "sqlite" | "pg",
+  db: Database,
+  baseline: () => Promise<number>,
+  afterSeeding: () => Promise<void> = async () => undefined,
+): Promise<Result> {
   const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-cms-blobs-"));
   const platform = await createPlatform({
     db,
@@ -132,6 +139,7 @@ async function run(dialect: "sqlite" | "pg", db: Database, baseline: () => Promi
     if (n % 10_000 === 0 && n > 0) process.stderr.write(`    ${n} items\n`);
   }
   const seedSeconds = (performance.now() - t0) / 1000;
+  await afterSeeding();
   const input = { websiteId: website.id, collectionId: collection.id, ...QUERY };
   const first = await call("cms.items.query", input);
   // Warm up, then interleave the operation and the baseline.
@@ -211,29 +219,31 @@ console.log(
 
 const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-cms-"));
 try {
-  const file = join(dir, "bench.db");
-  const sqliteDb = await openDatabase({ url: file });
-  const raw = new BetterSqlite3(file, { readonly: true });
-  // The same page cache and memory map as the platform's connection (src/db/dialects/sqlite.ts).
-  raw.pragma("cache_size = -65536");
-  raw.pragma("mmap_size = 268435456");
-  try {
-    const statement = () => raw.prepare(BASELINE_SQL((n) => (n === 1 ? "@c" : "@a")));
-    let prepared: ReturnType<typeof statement> | undefined;
-    results.push(
-      await run("sqlite", sqliteDb, async () => {
-        if (!prepared && process.env.BENCH_CMS_EXPLAIN) {
-          const sql = BASELINE_SQL((n) => (n === 1 ? "@c" : "@a"));
-          console.log(raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ c: currentCollection, a: 0 }));
-        }
-        prepared ??= statement();
-        return prepared.all({ c: currentCollection, a: 0 }).length;
-      }),
-    );
-    report();
-  } finally {
-    raw.close();
-    await sqliteDb.close();
+  if (SQLITE) {
+    const file = join(dir, "bench.db");
+    const sqliteDb = await openDatabase({ url: file });
+    const raw = new BetterSqlite3(file, { readonly: true });
+    // The same page cache and memory map as the platform's connection (src/db/dialects/sqlite.ts).
+    raw.pragma("cache_size = -65536");
+    raw.pragma("mmap_size = 268435456");
+    try {
+      const statement = () => raw.prepare(BASELINE_SQL((n) => (n === 1 ? "@c" : "@a")));
+      let prepared: ReturnType<typeof statement> | undefined;
+      results.push(
+        await run("sqlite", sqliteDb, async () => {
+          if (!prepared && process.env.BENCH_CMS_EXPLAIN) {
+            const sql = BASELINE_SQL((n) => (n === 1 ? "@c" : "@a"));
+            console.log(raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ c: currentCollection, a: 0 }));
+          }
+          prepared ??= statement();
+          return prepared.all({ c: currentCollection, a: 0 }).length;
+        }),
+      );
+      report();
+    } finally {
+      raw.close();
+      await sqliteDb.close();
+    }
   }
 
   if (PG_URL !== "off") {
@@ -246,12 +256,19 @@ try {
     const pgDb = await openDatabase({ url: url.toString() });
     const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
     try {
-      const text = BASELINE_SQL((n) => `$${n}`);
+      const text = BASELINE_SQL((n) => `$${n}`, true);
       results.push(
-        await run("pg", pgDb, async () => {
-          const r = await pool.query({ name: "baseline", text, values: [currentCollection, false] });
-          return r.rowCount ?? 0;
-        }),
+        await run(
+          "pg",
+          pgDb,
+          async () => {
+            const r = await pool.query({ name: "baseline", text, values: [currentCollection, false] });
+            return r.rowCount ?? 0;
+          },
+          // Planner statistics after the bulk load, as autovacuum's analyze provides (this machine's PostgreSQL
+          // runs with autovacuum off, and without statistics the planner sorts all matches).
+          async () => void (await pool.query("ANALYZE")),
+        ),
       );
       report();
     } finally {

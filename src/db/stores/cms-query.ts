@@ -135,7 +135,8 @@ export async function queryItems(
     } else {
       pred = compare(sql.raw(ref.numeric ? "v.num" : "v.txt"), sql.raw("v.skey"), ref.numeric, c.op, c.value);
     }
-    return sql`EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id AND v.state = ${state} AND v.field_key = ${ref.key} AND ${pred})`;
+    // The collection id is redundant (the item is in it) but lets the planner use the value indexes.
+    return sql`EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id AND v.collection_id = ${query.collectionId} AND v.state = ${state} AND v.field_key = ${ref.key} AND ${pred})`;
   }
 
   function filter(node: QueryFilter): SQL {
@@ -146,7 +147,8 @@ export async function queryItems(
 
   // ── Sort keys: expressions, joins ────────────────────────────────────────────────────────────────────
   const joins: SQL[] = [];
-  const keys: { expr: SQL; order: SQL[]; desc: boolean; numeric: boolean; skey?: SQL }[] = [];
+  const keys: { expr: SQL; order: SQL[]; desc: boolean; numeric: boolean; skey?: SQL; notNull?: boolean }[] =
+    [];
   const drivenByValues = query.sort[0]?.ref.kind === "value";
   for (const [n, key] of query.sort.entries()) {
     const ref = key.ref;
@@ -171,7 +173,7 @@ export async function queryItems(
   }
   const idExpr = sql.raw(drivenByValues ? "s0.item_id" : "i.id");
   const lastDesc = query.sort.length > 0 && (query.sort[query.sort.length - 1] as QuerySortKey).desc;
-  keys.push({ expr: idExpr, order: [idExpr], desc: lastDesc, numeric: false });
+  keys.push({ expr: idExpr, order: [idExpr], desc: lastDesc, numeric: false, notNull: true });
 
   // ── WHERE ────────────────────────────────────────────────────────────────────────────────────────────
   const where: SQL[] = [sql`i.collection_id = ${query.collectionId}`];
@@ -229,10 +231,12 @@ export async function queryItems(
     );
   }
 
-  const direction = (desc: boolean) =>
-    sql.raw(isPg ? (desc ? "DESC NULLS LAST" : "ASC NULLS FIRST") : desc ? "DESC" : "ASC");
+  // Nulls are the smallest value on both dialects; ids are never null, so their plain ASC/DESC (PostgreSQL's
+  // default null placement) matches the indexes' order in both directions.
+  const direction = (desc: boolean, notNull = false) =>
+    sql.raw(isPg && !notNull ? (desc ? "DESC NULLS LAST" : "ASC NULLS FIRST") : desc ? "DESC" : "ASC");
   const orderBy = sql.join(
-    keys.flatMap((k) => k.order.map((e) => sql`${e} ${direction(k.desc)}`)),
+    keys.flatMap((k) => k.order.map((e) => sql`${e} ${direction(k.desc, k.notNull)}`)),
     sql`, `,
   );
   const select = sql.join(
