@@ -3,6 +3,7 @@ import type { Db, Tables } from "../types.ts";
 import type { UniqueRow } from "./cms-index.ts";
 import { itemWrites } from "./cms-index-items.ts";
 import { indexWriter } from "./cms-index-writes.ts";
+import { itemOrder } from "./cms-order.ts";
 import { type ItemQuery, type ItemQueryPage, queryItems } from "./cms-query.ts";
 import { once } from "./prepared.ts";
 
@@ -384,40 +385,7 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       await db.delete(f).where(inArray(f.collectionId, ids));
       await db.delete(c).where(eq(c.websiteId, websiteId));
     },
-
-    async maxItemPosition(collectionId) {
-      const rows = await db
-        .select({ position: sql<number | string | null>`max(${i.position})` })
-        .from(i)
-        .where(eq(i.collectionId, collectionId));
-      const max = rows[0]?.position;
-      return max === null || max === undefined ? undefined : Number(max);
-    },
-    async listItemOrder(collectionId) {
-      return db
-        .select({ id: i.id, position: i.position })
-        .from(i)
-        .where(eq(i.collectionId, collectionId))
-        .orderBy(asc(i.position), asc(i.createdAt), asc(i.id));
-    },
-    async setItemPositions(updates) {
-      for (let n = 0; n < updates.length; n += 200) {
-        const chunk = updates.slice(n, n + 200);
-        const cases = sql.join(
-          chunk.map((u) => sql`when ${u.id} then cast(${u.position} as integer)`),
-          sql` `,
-        );
-        await db
-          .update(i)
-          .set({ position: sql`case ${i.id} ${cases} end` })
-          .where(
-            inArray(
-              i.id,
-              chunk.map((u) => u.id),
-            ),
-          );
-      }
-    },
+    ...itemOrder(db, t),
   };
 }
 
