@@ -135,8 +135,10 @@ export async function queryItems(
     } else {
       pred = compare(sql.raw(ref.numeric ? "v.num" : "v.txt"), sql.raw("v.skey"), ref.numeric, c.op, c.value);
     }
-    // The collection id is redundant (the item is in it) but lets the planner use the value indexes.
-    return sql`EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id AND v.collection_id = ${query.collectionId} AND v.state = ${state} AND v.field_key = ${ref.key} AND ${pred})`;
+    // On PostgreSQL the (redundant) collection id lets the planner use the value indexes when it drives from a
+    // filter; SQLite probes each candidate through the primary key, which the extra term would make it skip.
+    const inCollection = isPg ? sql` AND v.collection_id = ${query.collectionId}` : sql``;
+    return sql`EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id${inCollection} AND v.state = ${state} AND v.field_key = ${ref.key} AND ${pred})`;
   }
 
   function filter(node: QueryFilter): SQL {
