@@ -127,6 +127,31 @@ describeMatrix(
       expect(await where(c, { field: "body", op: "gt", value: long("a") })).toEqual(["rose"]);
     });
 
+    it("filters on the leading sort field exactly as on any other field", async () => {
+      const c = await seed();
+      const conditions = [
+        { field: "n", op: "gte", value: 2 },
+        { field: "n", op: "lt", value: 3 },
+        { field: "n", op: "ne", value: 2 },
+        { field: "n", op: "in", value: [2, -1.5] },
+        { field: "n", op: "notIn", value: [10, 2] },
+        { field: "n", op: "isNull", value: true },
+        { field: "n", op: "isNull", value: false },
+        { field: "code", op: "eq", value: "b" },
+        { field: "code", op: "gt", value: "2" },
+        { field: "code", op: "startsWith", value: "1" },
+        { field: "code", op: "contains", value: "B" },
+      ];
+      for (const filter of conditions) {
+        const unsorted = (await where(c, filter)).sort();
+        for (const direction of ["asc", "desc"]) {
+          const r = await query(c, { filter, sort: [{ field: filter.field, direction }] });
+          expect(r.status, JSON.stringify(r.body)).toBe(200);
+          expect(titles(r).sort(), `${JSON.stringify(filter)} ${direction}`).toEqual(unsorted);
+        }
+      }
+    });
+
     it("orders empty values first ascending and last descending, ties by id, with cursors over 3 keys", async () => {
       const c = await seed();
       const sorted = async (sort: unknown[]) => titles(await query(c, { sort }));

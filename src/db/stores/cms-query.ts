@@ -124,21 +124,26 @@ export async function queryItems(
       return compare(col, undefined, column.numeric, c.op, c.value);
     }
     const ref = c.ref;
-    let pred: SQL;
-    if (c.op === "contains" && ref.multi) {
-      pred = sql`v.skey = ${skeyOf(String(c.value))} AND v.txt = ${String(c.value)}`;
-    } else if (c.op === "contains") {
-      pred = contains(sql`v.low`, lowerText(String(c.value)));
-    } else if (c.op === "startsWith") {
-      const needle = lowerText(String(c.value));
-      pred = sql`substr(v.low, 1, ${[...needle].length}) = ${needle}`;
-    } else {
-      pred = compare(sql.raw(ref.numeric ? "v.num" : "v.txt"), sql.raw("v.skey"), ref.numeric, c.op, c.value);
-    }
+    const on = (alias: string): SQL => {
+      const column = (name: string) => sql.raw(`${alias}.${name}`);
+      if (c.op === "contains" && ref.multi) {
+        return sql`${column("skey")} = ${skeyOf(String(c.value))} AND ${column("txt")} = ${String(c.value)}`;
+      }
+      if (c.op === "contains") return contains(column("low"), lowerText(String(c.value)));
+      if (c.op === "startsWith") {
+        const needle = lowerText(String(c.value));
+        return sql`substr(${column("low")}, 1, ${[...needle].length}) = ${needle}`;
+      }
+      return compare(column(ref.numeric ? "num" : "txt"), column("skey"), ref.numeric, c.op, c.value);
+    };
+    // A single-valued field has exactly one value row per item and state: when it is also the leading sort key,
+    // its condition reads that row (s0) directly instead of probing for another.
+    const first = query.sort[0]?.ref;
+    if (!ref.multi && first?.kind === "value" && first.key === ref.key) return on("s0");
     // On PostgreSQL the (redundant) collection id lets the planner use the value indexes when it drives from a
     // filter; SQLite probes each candidate through the primary key, which the extra term would make it skip.
     const inCollection = isPg ? sql` AND v.collection_id = ${query.collectionId}` : sql``;
-    return sql`EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id${inCollection} AND v.state = ${state} AND v.field_key = ${ref.key} AND ${pred})`;
+    return sql`EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id${inCollection} AND v.state = ${state} AND v.field_key = ${ref.key} AND ${on("v")})`;
   }
 
   function filter(node: QueryFilter): SQL {
