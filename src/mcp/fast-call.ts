@@ -3,6 +3,21 @@ import type { ToolCallResult } from "./server-factory.ts";
 
 const legacyVersions = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
 
+/** The parts of a single well-formed `tools/call` request (with `_meta` only when `withMeta`), or undefined. */
+function toolsCallOf(body: unknown, withMeta: boolean) {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
+  const { jsonrpc, id, method, params, ...rest } = body as Record<string, unknown>;
+  if (jsonrpc !== "2.0" || method !== "tools/call" || Object.keys(rest).length > 0) return undefined;
+  if (typeof id !== "string" && (typeof id !== "number" || !Number.isInteger(id))) return undefined;
+  if (!params || typeof params !== "object" || Array.isArray(params)) return undefined;
+  const { name, arguments: args, _meta: meta, ...extra } = params as Record<string, unknown>;
+  if (typeof name !== "string" || Object.keys(extra).length > 0 || (!withMeta && meta !== undefined)) {
+    return undefined;
+  }
+  if (args !== undefined && (!args || typeof args !== "object" || Array.isArray(args))) return undefined;
+  return { id, name, args: args as Record<string, unknown> | undefined, meta };
+}
+
 /**
  * The hot path of agents: a well-formed 2025-era stateless `tools/call`, answered with the same JSON-RPC
  * result the SDK's stateless transport produces, without building a Server and transport per call.
@@ -14,19 +29,14 @@ export function fastToolsCall(
   body: unknown,
   call: (name: string, args: Record<string, unknown> | undefined) => Promise<ToolCallResult>,
 ): Promise<Response> | undefined {
-  if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
-  const { jsonrpc, id, method, params, ...rest } = body as Record<string, unknown>;
-  if (jsonrpc !== "2.0" || method !== "tools/call" || Object.keys(rest).length > 0) return undefined;
-  if (typeof id !== "string" && (typeof id !== "number" || !Number.isInteger(id))) return undefined;
-  if (!params || typeof params !== "object" || Array.isArray(params)) return undefined;
-  const { name, arguments: args, ...extra } = params as Record<string, unknown>;
-  if (typeof name !== "string" || Object.keys(extra).length > 0) return undefined;
-  if (args !== undefined && (!args || typeof args !== "object" || Array.isArray(args))) return undefined;
+  const parsed = toolsCallOf(body, false);
+  if (!parsed) return undefined;
+  const { id, name, args } = parsed;
   const accept = request.headers.get("accept") ?? "";
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !legacyVersions.has(version)) return undefined;
-  return call(name, args as Record<string, unknown> | undefined).then(
+  return call(name, args).then(
     (result) =>
       new Response(JSON.stringify({ result, jsonrpc: "2.0", id }), {
         status: 200,
@@ -55,16 +65,9 @@ export function fastModernToolsCall(
   serverInfo: { name: string; version: string },
   call: (name: string, args: Record<string, unknown> | undefined) => Promise<ToolCallResult>,
 ): Promise<Response> | undefined {
-  if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
-  const { jsonrpc, id, method, params, ...rest } = body as Record<string, unknown>;
-  if (jsonrpc !== "2.0" || method !== "tools/call" || Object.keys(rest).length > 0) return undefined;
-  if (typeof id !== "string" && (typeof id !== "number" || !Number.isInteger(id))) return undefined;
-  if (!params || typeof params !== "object" || Array.isArray(params)) return undefined;
-  const { name, arguments: args, _meta: meta, ...extra } = params as Record<string, unknown>;
-  if (typeof name !== "string" || !/^[a-z][a-z0-9_]{0,39}$/.test(name) || Object.keys(extra).length > 0) {
-    return undefined;
-  }
-  if (args !== undefined && (!args || typeof args !== "object" || Array.isArray(args))) return undefined;
+  const parsed = toolsCallOf(body, true);
+  if (!parsed || !/^[a-z][a-z0-9_]{0,39}$/.test(parsed.name)) return undefined;
+  const { id, name, args, meta } = parsed;
   if (!meta || typeof meta !== "object" || Array.isArray(meta)) return undefined;
   const envelope = meta as Record<string, unknown>;
   if (envelope[PROTOCOL_VERSION_META_KEY] !== MODERN_VERSION) return undefined;
