@@ -1,4 +1,5 @@
 import type { H3 } from "h3";
+import { readCookie } from "../accounts/cookies.ts";
 import { sameOriginRequest } from "../accounts/csrf.ts";
 import { checkCsrf, readSession } from "../accounts/session.ts";
 import { authenticate, SESSION_COOKIE } from "../auth/authenticate.ts";
@@ -13,16 +14,13 @@ import { registerOperationRoutes } from "../rest/routes.ts";
 /** Where the dashboard's scripts call operations: `{app_url}/app-api/v1/<the operation's REST path>`. */
 export const APP_API_PREFIX = "/app-api/v1";
 
-const hasSessionCookie = (request: Request) =>
-  new RegExp(`(^|;\\s*)${SESSION_COOKIE}=`).test(request.headers.get("cookie") ?? "");
-
 /**
  * The app host's principal of a request: the signed-in session's user, or an API key — never both (401).
  * Session writes (any method but GET and HEAD) need the session's token in `X-CSRF-Token` and an `Origin`
  * of the app itself (403 otherwise), so another site cannot drive the API with the user's cookie.
  */
 export async function appPrincipal(platform: Platform, request: Request, ip: string): Promise<Principal> {
-  const withSession = hasSessionCookie(request);
+  const withSession = readCookie(request, SESSION_COOKIE) !== undefined;
   if (withSession && request.headers.has("authorization")) {
     throw new ApiError(
       "unauthorized",

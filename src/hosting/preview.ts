@@ -1,3 +1,4 @@
+import { readCookie } from "../accounts/cookies.ts";
 import { authenticate, principalOfKey } from "../auth/authenticate.ts";
 import { loadUserPrincipal } from "../auth/users.ts";
 import { sha256Hex } from "../blobs/index.ts";
@@ -6,7 +7,7 @@ import { buildSite, snapshotCms } from "../framework/index.ts";
 import type { CmsProvider, CmsSnapshot, Diagnostic } from "../framework/types.ts";
 import { grantHolds } from "../kernel/capabilities.ts";
 import { ApiError } from "../kernel/errors.ts";
-import { grantReachesWebsite, type Principal } from "../kernel/principal.ts";
+import { grantsOnWebsite, type Principal } from "../kernel/principal.ts";
 import { narrowToConsent } from "../oauth/tokens.ts";
 import type { Platform } from "../platform.ts";
 import { type PreviewTokenClaims, verifyPreviewToken } from "./preview-token.ts";
@@ -144,11 +145,8 @@ export function previewSource(build: Extract<PreviewBuild, { ok: true }>): FileS
 
 /** Whether `principal` may preview `website`: a grant in its organization that reaches it (any editor role). */
 export function canPreview(principal: Principal, website: WebsiteRecord): boolean {
-  return principal.grants.some(
-    (grant) =>
-      grant.organizationId === website.organizationId &&
-      grantReachesWebsite(grant, website.id) &&
-      grantHolds(grant.role, grant.websiteIds !== undefined, "websites.get"),
+  return grantsOnWebsite(principal, website.organizationId, website.id).some((grant) =>
+    grantHolds(grant.role, grant.websiteIds !== undefined, "websites.get"),
   );
 }
 
@@ -203,7 +201,7 @@ export async function authenticatePreview(
       throw error;
     }
   }
-  const token = cookieValue(request.headers.get("cookie"), PREVIEW_COOKIE);
+  const token = readCookie(request, PREVIEW_COOKIE);
   if (token) {
     const claims = verifyPreviewToken(secret, token);
     const principal = claims && (await principalOfToken(platform, claims));
@@ -211,14 +209,4 @@ export async function authenticatePreview(
     return { ok: false, status: 401, message: "The preview link has expired or is no longer valid." };
   }
   return { ok: false, status: 401, message: "This preview needs credentials." };
-}
-
-/** One cookie's value from a Cookie header. */
-export function cookieValue(header: string | null, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
