@@ -19,11 +19,19 @@ export interface TestDatabase {
 
 const pgUrl = inject("pgUrl");
 
-/** Dialects to run a suite on: SQLite always; PostgreSQL when reachable (CI makes it mandatory). */
-export const dialects: { name: Dialect; available: boolean }[] = [
-  { name: "sqlite", available: true },
-  { name: "pg", available: pgUrl !== null },
-];
+/**
+ * Dialects to run a suite on: SQLite always; PostgreSQL when reachable (CI makes it mandatory).
+ * `SITEWRIGHT_TEST_DIALECTS=sqlite` narrows a local run to SQLite (`npm run test:quick`); CI never sets it.
+ */
+const only = process.env.SITEWRIGHT_TEST_DIALECTS?.split(",");
+export const dialects: { name: Dialect; available: boolean }[] = (
+  [
+    { name: "sqlite", available: true },
+    { name: "pg", available: pgUrl !== null },
+  ] as const
+)
+  .filter((d) => !only || only.includes(d.name))
+  .map((d) => ({ ...d }));
 
 /** A fresh, migrated database: a SQLite file in a temp dir, or a new PostgreSQL database. */
 export async function openTestDatabase(

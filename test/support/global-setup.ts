@@ -15,6 +15,9 @@ export const PG_ADMIN_URL = process.env.SITEWRIGHT_TEST_PG_URL ?? "postgres://po
  * PostgreSQL fails the run instead.
  */
 export default async function setup(project: TestProject) {
+  if (process.env.CI === "true" && process.env.SITEWRIGHT_TEST_DIALECTS) {
+    throw new Error("SITEWRIGHT_TEST_DIALECTS narrows a local run; CI runs every dialect.");
+  }
   const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();

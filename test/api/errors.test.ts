@@ -1,0 +1,94 @@
+import { expect, it } from "vitest";
+import { describeMatrix } from "../support/matrix.ts";
+
+describeMatrix("REST error bodies", (ctx) => {
+  const websiteCount = async () => (await ctx.request("GET", "/websites?limit=100")).body.items.length;
+
+  it("invalid JSON, a non-object body and a wrong content type are validation errors that change nothing", async () => {
+    const before = await websiteCount();
+    const invalid = await ctx.request("POST", "/websites", { body: "{name:" });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toEqual({ kind: "validation", message: "Request body: is not valid JSON." });
+    expect((await ctx.request("POST", "/websites", { body: "[1,2]" })).body.message).toMatch(/JSON object/);
+    const text = await ctx.request("POST", "/websites", {
+      body: '{"name":"x"}',
+      headers: { "content-type": "text/plain" },
+    });
+    expect(text.status).toBe(400);
+    expect(text.body.suggestion).toMatch(/application\/json/);
+    expect(await websiteCount()).toBe(before);
+  });
+
+  it("wrong types and unknown fields name the first invalid field", async () => {
+    const wrongType = await ctx.request("POST", "/websites", { body: { name: 42 } });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.message).toBe("name: must be of type string.");
+    const missing = await ctx.request("POST", "/websites", { body: {} });
+    expect(missing.body.message).toBe("name: is required.");
+    const unknown = await ctx.request("POST", "/websites", { body: { name: "ok", color: "red" } });
+    expect(unknown.body.message).toMatch(/^color: is not a known field/);
+    const nested = await ctx.request("POST", "/apiKeys", {
+      body: {
+        organizationId: ctx.t.local.organization.id,
+        name: "n",
+        access: { kind: "organization", role: "admin", extra: true },
+      },
+    });
+    expect(nested.body.message).toMatch(/^access\.extra/);
+  });
+
+  it("an oversized body gets 413 with the error body", async () => {
+    const huge = JSON.stringify({ name: "x".repeat(ctx.t.platform.config.maxBodyBytes + 10) });
+    const res = await ctx.request("POST", "/websites", { body: huge });
+    expect(res.status).toBe(413);
+    expect(res.body.kind).toBe("validation");
+    expect(res.body.message).toMatch(/limit/);
+  });
+
+  it("ids that do not exist are not_found with a suggestion", async () => {
+    for (const path of [
+      "/websites/doesnotexistdoesnotexi",
+      "/websites/short",
+      "/apiKeys/doesnotexistdoesnotexi",
+    ]) {
+      const res = await ctx.request("GET", path);
+      expect(res.status).toBe(404);
+      expect(res.body.kind).toBe("not_found");
+    }
+    expect((await ctx.request("GET", "/websites/short")).body.suggestion).toContain("websites.list");
+  });
+
+  it("unknown routes answer the error body, and every response carries X-Request-Id", async () => {
+    const unknown = await ctx.request("GET", "/nothing-here");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ kind: "not_found" });
+    const responses = [
+      unknown,
+      await ctx.request("GET", "/websites"),
+      await ctx.request("GET", "/websites", { key: null }),
+      await ctx.request("POST", "/websites", { body: "{" }),
+    ];
+    const ids = responses.map((r) => r.headers.get("x-request-id"));
+    for (const id of ids) expect(id).toMatch(/^req_[A-Za-z0-9_-]{21}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    const openapi = await ctx.fetch("/v1/openapi.json");
+    expect(openapi.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  it("a path parameter repeated in the body with another value is refused", async () => {
+    const site = await ctx.t.createWebsite("path param site");
+    const res = await ctx.request("PATCH", `/websites/${site.id}`, {
+      body: { websiteId: "other", name: "x" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^websiteId/);
+    expect((await ctx.request("GET", `/websites/${site.id}`)).body.name).toBe("path param site");
+  });
+
+  it("GET query values are coerced by the schema", async () => {
+    expect((await ctx.request("GET", "/websites?limit=2")).status).toBe(200);
+    const wrong = await ctx.request("GET", "/websites?limit=ten");
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toBe("limit: must be of type number.");
+  });
+});

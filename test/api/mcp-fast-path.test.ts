@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpEndpoint } from "../../src/mcp/endpoint.ts";
+import { fastModernToolsCall } from "../../src/mcp/fast-call.ts";
+import { version } from "../../src/version.ts";
+import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+/** The fast `tools/call` path must answer exactly as the SDK's stateless transport does. */
+describe("MCP fast tools/call path", () => {
+  let t: TestPlatform;
+  beforeAll(async () => {
+    t = await createTestPlatform("sqlite");
+    await t.createWebsite("fast path site");
+  });
+  afterAll(() => t.close());
+
+  const send = async (
+    fastPath: boolean,
+    body: unknown,
+    headers: Record<string, string> = {},
+    key?: string,
+  ) => {
+    const endpoint = createMcpEndpoint(t.platform, version, { fastPath });
+    const request = new Request("http://localhost/v1/mcp", {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: {
+        authorization: `Bearer ${key ?? t.adminKey.plaintextKey}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        ...headers,
+      },
+    });
+    const response = await endpoint(request, "127.0.0.1", "req_fast");
+    const text = await response.text();
+    return { status: response.status, type: response.headers.get("content-type"), body: JSON.parse(text) };
+  };
+  const call = (name: string, args?: unknown, id: unknown = 1) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, ...(args === undefined ? {} : { arguments: args }) },
+  });
+
+  const cases: [string, unknown, Record<string, string>?][] = [
+    ["a successful call", call("websites_list", { limit: 5 })],
+    ["a call without arguments", call("organizations_list")],
+    ["a string id", call("organizations_list", {}, "abc")],
+    ["a validation error", call("websites_list", { limit: 0 })],
+    ["an unknown tool", call("nope", {})],
+    ["a not-found id", call("websites_get", { websiteId: "aaaaaaaaaaaaaaaaaaaaa" })],
+    [
+      "an Accept without event-stream (declined, SDK answers)",
+      call("websites_list", {}),
+      { accept: "application/json" },
+    ],
+    [
+      "an unknown protocol version (declined)",
+      call("websites_list", {}),
+      { "mcp-protocol-version": "1999-01-01" },
+    ],
+    [
+      "arguments that are not an object (declined)",
+      { ...call("websites_list"), params: { name: "websites_list", arguments: [1] } },
+    ],
+  ];
+  for (const [name, body, headers] of cases) {
+    it(`answers ${name} exactly as the SDK does`, async () => {
+      const fast = await send(true, body, headers);
+      const sdk = await send(false, body, headers);
+      expect(fast).toEqual(sdk);
+    });
+  }
+
+  it("answers a forbidden call exactly as the SDK does", async () => {
+    const content = await t.createKey({ kind: "organization", role: "content_editor" });
+    const body = call("websites_create", { name: "x" });
+    const fast = await send(true, body, {}, content.plaintextKey);
+    expect(fast).toEqual(await send(false, body, {}, content.plaintextKey));
+    expect(JSON.parse(fast.body.result.content[0].text).kind).toBe("forbidden");
+  });
+
+  describe("the 2026-07-28 envelope", () => {
+    const envelope = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "fast-path-tests", version: "1.0.0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const modern = (name: string, args?: unknown, id: unknown = 1, meta: unknown = envelope) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name, ...(args === undefined ? {} : { arguments: args }), _meta: meta },
+    });
+    const headersFor = (name: string) => ({
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+    });
+    const modernCases: [string, unknown, Record<string, string>][] = [
+      ["a successful call", modern("websites_list", { limit: 5 }), headersFor("websites_list")],
+      ["a call without arguments", modern("organizations_list"), headersFor("organizations_list")],
+      ["a string id", modern("organizations_list", {}, "abc"), headersFor("organizations_list")],
+      ["a validation error", modern("websites_list", { limit: 0 }), headersFor("websites_list")],
+      ["an unknown tool", modern("nope", {}), headersFor("nope")],
+      [
+        "a not-found id",
+        modern("websites_get", { websiteId: "aaaaaaaaaaaaaaaaaaaaa" }),
+        headersFor("websites_get"),
+      ],
+      [
+        "an Mcp-Name that disagrees with the body (declined, SDK answers)",
+        modern("websites_list", {}),
+        headersFor("organizations_list"),
+      ],
+      [
+        "a missing Mcp-Method (declined)",
+        modern("websites_list", {}),
+        { "mcp-protocol-version": "2026-07-28", "mcp-name": "websites_list" },
+      ],
+      [
+        "an unknown envelope key (declined)",
+        modern("websites_list", {}, 1, { ...envelope, "io.modelcontextprotocol/other": 1 }),
+        headersFor("websites_list"),
+      ],
+    ];
+    for (const [name, body, headers] of modernCases) {
+      it(`answers ${name} exactly as the SDK does`, async () => {
+        const fast = await send(true, body, headers);
+        const sdk = await send(false, body, headers);
+        expect(fast).toEqual(sdk);
+      });
+    }
+
+    it("answers from the fast path (no SDK server is built) for a well-formed call", async () => {
+      const body = modern("websites_list", { limit: 1 });
+      const request = (headers: Record<string, string>) =>
+        new Request("http://localhost/v1/mcp", {
+          method: "POST",
+          headers: { accept: "application/json, text/event-stream", ...headers },
+        });
+      const stub = async () => ({ content: [], structuredContent: {} });
+      const info = { name: "sitewright", version };
+      expect(fastModernToolsCall(request(headersFor("websites_list")), body, info, stub)).toBeInstanceOf(
+        Promise,
+      );
+      expect(fastModernToolsCall(request(headersFor("nope")), body, info, stub)).toBeUndefined();
+      const fast = await send(true, body, headersFor("websites_list"));
+      expect(fast.status).toBe(200);
+      expect(fast.body.result).toMatchObject({
+        resultType: "complete",
+        _meta: { "io.modelcontextprotocol/serverInfo": { name: "sitewright", version } },
+      });
+      expect(JSON.stringify(fast.body)).toBe(
+        JSON.stringify((await send(false, body, headersFor("websites_list"))).body),
+      );
+    });
+  });
+});

@@ -1,0 +1,135 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../../src/kernel/ids.ts";
+import { CONTENT_GRACE_MS, retention, runHousekeeping } from "../../src/services/housekeeping.ts";
+import { dialects } from "../support/databases.ts";
+import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+for (const dialect of dialects) {
+  describe.skipIf(!dialect.available)(`housekeeping [${dialect.name}]`, () => {
+    let t: TestPlatform;
+    beforeAll(async () => {
+      t = await createTestPlatform(dialect.name);
+    });
+    afterAll(() => t?.close());
+
+    it("deletes only what has outlived its purpose, and is idempotent", async () => {
+      const now = Date.now();
+      const userId = t.local.owner.id;
+      const session = (id: string, expiresAt: number) => ({
+        id,
+        userId,
+        createdAt: now - DAY,
+        expiresAt,
+        lastSeenAt: now - DAY,
+        ip: "127.0.0.1",
+        userAgent: "test",
+      });
+      const code = (id: string, expiresAt: number) => ({
+        id,
+        grantId: "g",
+        clientId: "c",
+        redirectUri: "http://127.0.0.1/cb",
+        codeChallenge: "x",
+        resource: "r",
+        scope: "mcp:read",
+        createdAt: expiresAt - 600_000,
+        expiresAt,
+        usedAt: null,
+        familyId: null,
+      });
+      const token = (id: string, expiresAt: number) => ({
+        id,
+        kind: "refresh" as const,
+        grantId: "g",
+        familyId: "f",
+        clientId: "c",
+        resource: "r",
+        scope: "mcp:read",
+        createdAt: expiresAt - DAY,
+        expiresAt,
+        usedAt: null,
+        revokedAt: null,
+      });
+      const mail = (id: string, createdAt: number) => ({
+        id,
+        toAddress: "a@example.test",
+        subject: "s",
+        textBody: "t",
+        htmlBody: null,
+        kind: "test",
+        createdAt,
+        sentAt: createdAt,
+        error: null,
+      });
+      const orphan = "an orphan text nobody references";
+      const ids = { old: newId(), fresh: newId() };
+      await t.platform.db.transaction(async (s) => {
+        await s.sessions.insert(session(`expired-${ids.old}`, now - 1000));
+        await s.sessions.insert(session(`live-${ids.fresh}`, now + DAY));
+        await s.sessions.insertReset({
+          id: `r-old-${ids.old}`,
+          userId,
+          createdAt: now - 3 * DAY,
+          expiresAt: now - 2 * DAY,
+          usedAt: null,
+        });
+        await s.sessions.insertReset({
+          id: `r-new-${ids.fresh}`,
+          userId,
+          createdAt: now,
+          expiresAt: now + 3_600_000,
+          usedAt: null,
+        });
+        await s.oauth.insertCode(code(`c-old-${ids.old}`, now - retention.oauthAfterExpiry - 1000));
+        await s.oauth.insertCode(code(`c-recent-${ids.fresh}`, now - DAY)); // expired, but kept to catch replays
+        await s.oauth.insertToken(token(`t-old-${ids.old}`, now - retention.oauthAfterExpiry - 1000));
+        await s.oauth.insertToken(token(`t-live-${ids.fresh}`, now + DAY));
+        await s.mail.insert(mail(`m-old-${ids.old}`, now - retention.mail - 1000));
+        await s.mail.insert(mail(`m-new-${ids.fresh}`, now));
+        await s.sourceFiles.putContent(
+          { sha256: sha(orphan), content: orphan, size: orphan.length },
+          now - CONTENT_GRACE_MS - 1000,
+        );
+      });
+      await t.platform.db.transaction((s) =>
+        s.idempotency.claim(`idem-${ids.old}`, "h", now - 2 * DAY, 1000),
+      );
+      await t.platform.db.transaction((s) => s.idempotency.claim(`idem-${ids.fresh}`, "h", now, DAY));
+
+      const report = await runHousekeeping(t.platform, now);
+      expect(report).toMatchObject({
+        sessions: 1,
+        passwordResets: 1,
+        oauthCodes: 1,
+        oauthTokens: 1,
+        idempotencyRecords: 1,
+        mail: 1,
+      });
+      expect(report.sourceContents).toBeGreaterThanOrEqual(1);
+      await t.platform.db.read(async (s) => {
+        expect(await s.sessions.get(`expired-${ids.old}`)).toBeUndefined();
+        expect(await s.sessions.get(`live-${ids.fresh}`)).toBeDefined();
+        expect(await s.sessions.getReset(`r-new-${ids.fresh}`)).toBeDefined();
+        expect(await s.oauth.getCode(`c-old-${ids.old}`)).toBeUndefined();
+        expect(await s.oauth.getCode(`c-recent-${ids.fresh}`)).toBeDefined();
+        expect(await s.oauth.getToken(`t-live-${ids.fresh}`)).toBeDefined();
+        expect((await s.mail.recent(10)).map((m) => m.id)).toContain(`m-new-${ids.fresh}`);
+        expect(await s.sourceFiles.getContent(sha(orphan))).toBeUndefined();
+      });
+      // The starter's texts are referenced by websites' drafts: never swept.
+      const site = await t.createWebsite(`Housekeeping ${dialect.name}`);
+      const files = await t.call("websiteSourceCode.files.list", { websiteId: site.id });
+      const again = await runHousekeeping(t.platform, now + 2 * CONTENT_GRACE_MS);
+      expect(again).toMatchObject({ sessions: 0, passwordResets: 0, oauthCodes: 0, oauthTokens: 0, mail: 0 });
+      const read = await t.call("websiteSourceCode.files.get", {
+        websiteId: site.id,
+        path: files.items[0].path,
+      });
+      expect(read.content.length).toBeGreaterThan(0);
+    });
+  });
+}

@@ -1,0 +1,93 @@
+import { scryptSync } from "node:crypto";
+import { describe, expect, it, vi } from "vitest";
+import { cookieHeader, secureCookies } from "../../src/accounts/cookies.ts";
+import { hashPassword, verifyPassword } from "../../src/accounts/passwords.ts";
+import { readSession, SESSION_TTL_MS, sha256Hex, startSession } from "../../src/accounts/session.ts";
+import { safeNext } from "../../src/app/auth-pages/forms.ts";
+import { SESSION_COOKIE } from "../../src/auth/authenticate.ts";
+import type { Platform } from "../../src/platform.ts";
+import { createTestPlatform } from "../support/platform.ts";
+
+const platformAt = (appUrl: string) => ({ config: { appUrl } }) as Platform;
+
+describe("accounts units", () => {
+  it("hashes with a per-user salt and its parameters, and verifies in constant time", async () => {
+    const [a, b] = [await hashPassword("same password!"), await hashPassword("same password!")];
+    expect(a).not.toBe(b);
+    expect(await verifyPassword("same password!", a)).toBe(true);
+    expect(await verifyPassword("same password?", a)).toBe(false);
+    // Parameters come from the hash: a cheaper hash made elsewhere still verifies.
+    const parts = a.split("$");
+    expect(parts.slice(0, 4)).toStrictEqual(["scrypt", "1024", "8", "1"]); // the suite's SITEWRIGHT_SCRYPT_LOG2N
+    const salt = Buffer.from("0123456789abcdef");
+    const cheap = scryptSync("same password!", salt, 16, { N: 1024, r: 4, p: 2 });
+    const encoded = ["scrypt", 1024, 4, 2, salt.toString("base64url"), cheap.toString("base64url")].join("$");
+    expect(await verifyPassword("same password!", encoded)).toBe(true);
+    for (const bad of ["", "plain", "scrypt$0$8$1$a$b", "bcrypt$1$2$3$4$5", "scrypt$x$8$1$abc$def"]) {
+      expect(await verifyPassword("same password!", bad)).toBe(false);
+    }
+  });
+
+  it("hashes at N = 2^15 unless SITEWRIGHT_SCRYPT_LOG2N lowers it", async () => {
+    vi.resetModules();
+    vi.stubEnv("SITEWRIGHT_SCRYPT_LOG2N", "");
+    try {
+      const production = await import("../../src/accounts/passwords.ts");
+      expect((await production.hashPassword("a production password")).split("$")[1]).toBe("32768");
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+
+  it("marks cookies Secure on https and on http://localhost only", () => {
+    expect(secureCookies(platformAt("https://app.example.com"))).toBe(true);
+    expect(secureCookies(platformAt("http://localhost:8787"))).toBe(true);
+    expect(secureCookies(platformAt("http://192.168.1.5:8787"))).toBe(false);
+    expect(cookieHeader(platformAt("http://192.168.1.5"), "n", "v", 60)).toBe(
+      "n=v; Path=/; Max-Age=60; HttpOnly; SameSite=Lax",
+    );
+  });
+
+  it("keeps only same-origin paths as `next`", () => {
+    expect(safeNext("/a/b?c=d#e")).toBe("/a/b?c=d#e");
+    for (const bad of [
+      null,
+      "",
+      "a",
+      "//x.example",
+      "/\\x.example",
+      "https://x.example",
+      "/\tx",
+      "/\u0000",
+    ]) {
+      expect(safeNext(bad)).toBe("/");
+    }
+  });
+
+  it("slides a session at most once a minute, and drops an expired one", async () => {
+    const t = await createTestPlatform("sqlite");
+    try {
+      const cookie = await startSession(t.platform, t.local.owner.id, { ip: "127.0.0.1", userAgent: "test" });
+      const secret = /^sitewright_session=([^;]+)/.exec(cookie)![1]!;
+      const request = () =>
+        new Request("http://localhost/", { headers: { cookie: `${SESSION_COOKIE}=${secret}` } });
+      const id = sha256Hex(secret);
+      const fresh = await readSession(t.platform, request());
+      expect(fresh?.user.id).toBe(t.local.owner.id);
+      expect(fresh?.refreshCookie).toBeUndefined();
+      const old = Date.now() - 2 * 60 * 1000;
+      await t.platform.db.transaction((s) => s.sessions.touch(id, old, old + SESSION_TTL_MS));
+      const slid = await readSession(t.platform, request());
+      expect(slid?.refreshCookie).toMatch(/^sitewright_session=.*Max-Age=2592000/);
+      const stored = (await t.platform.db.read((s) => s.sessions.get(id)))!;
+      expect(stored.lastSeenAt).toBeGreaterThan(old);
+      expect(stored.expiresAt - stored.lastSeenAt).toBe(SESSION_TTL_MS);
+      await t.platform.db.transaction((s) => s.sessions.touch(id, old, Date.now() - 1));
+      expect(await readSession(t.platform, request())).toBeUndefined();
+      expect(await t.platform.db.read((s) => s.sessions.get(id))).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+});
