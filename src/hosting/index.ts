@@ -177,6 +177,9 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
 
   async function preview(event: H3Event, address: SiteAddress, ip: string): Promise<Reply> {
     const { method } = event.req;
+    // Where a visitor without credentials signs in to the dashboard and opens this preview as themselves.
+    const signIn = new URL(isSlug(address.slug) ? `/preview/${address.slug}` : "/", platform.config.appUrl)
+      .href;
     const token = event.url.searchParams.get(PREVIEW_TOKEN_PARAM);
     if (token !== null) {
       // A preview link: check its token, keep it in a cookie of this host, and drop it from the address.
@@ -191,7 +194,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
         !canPreview(principal, website)
       ) {
         return platformPage(
-          pages.previewUnauthorized("The preview link has expired or is no longer valid."),
+          pages.previewUnauthorized("The preview link has expired or is no longer valid.", signIn),
           method,
           PREVIEW_HEADERS,
         );
@@ -215,7 +218,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     }
     const auth = await authenticatePreview(platform, secret, event.req, ip);
     if (!auth.ok) {
-      const page = { ...pages.previewUnauthorized(auth.message), status: auth.status };
+      const page = { ...pages.previewUnauthorized(auth.message, signIn), status: auth.status };
       return platformPage(page, method, {
         ...PREVIEW_HEADERS,
         ...(auth.status === 401 ? { "www-authenticate": 'Bearer realm="Sitewright preview"' } : {}),
@@ -225,7 +228,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     const website = await bySlug(address.slug);
     if (auth.websiteId && auth.websiteId !== website?.id) {
       return platformPage(
-        pages.previewUnauthorized("This preview link is for another website."),
+        pages.previewUnauthorized("This preview link is for another website.", signIn),
         method,
         PREVIEW_HEADERS,
       );

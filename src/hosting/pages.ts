@@ -20,6 +20,10 @@ code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--
 ul{padding-left:1.1rem;margin:.75rem 0}
 li{margin:.35rem 0;font:13px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace;color:var(--fg);overflow-wrap:anywhere}
 footer{margin-top:1.5rem;font-size:13px;color:var(--muted)}
+.action{margin:1.25rem 0 .25rem}
+.button{display:inline-block;padding:.55rem 1.1rem;border-radius:8px;background:var(--accent);color:#fff;font-weight:600;
+text-decoration:none}
+.button:hover{filter:brightness(1.08)}
 `;
 
 export interface PlatformPage {
@@ -31,6 +35,8 @@ export interface PlatformPage {
   paragraphs: readonly string[];
   /** Monospaced list items (diagnostics). */
   items?: readonly string[];
+  /** A button-styled link under the text (an absolute http(s) URL of the platform). */
+  link?: { href: string; label: string };
 }
 
 /** A small, self-contained HTML page of the platform (no external resources, no scripts). */
@@ -49,7 +55,11 @@ export function renderPlatformPage(page: PlatformPage): string {
 </head>
 <body><main><div class="code">${escapeHtml(page.code)}</div><h1>${escapeHtml(page.title)}</h1>${page.paragraphs
     .map((p) => `<p>${escapeHtml(p)}</p>`)
-    .join("")}${items}<footer>Served by Sitewright</footer></main></body>
+    .join("")}${items}${
+    page.link
+      ? `<p class="action"><a class="button" href="${escapeHtml(page.link.href)}">${escapeHtml(page.link.label)}</a></p>`
+      : ""
+  }<footer>Served by Sitewright</footer></main></body>
 </html>
 `;
 }
@@ -89,14 +99,16 @@ export const pages = {
     title: "Something went wrong on our side",
     paragraphs: ["The page could not be served. Try again in a moment."],
   }),
-  previewUnauthorized: (message: string): PlatformPage => ({
+  /** `signInUrl`: the dashboard page that opens this preview for the signed-in user (signing in first). */
+  previewUnauthorized: (message: string, signInUrl: string): PlatformPage => ({
     status: 401,
     code: "401 · Preview",
     title: "Sign in to preview this draft",
     paragraphs: [
       message,
-      "Draft previews are for the website's editors: send 'Authorization: Bearer <API key>' with a key that can reach this website, or open a preview link that carries a preview token.",
+      "Draft previews are for the website's editors. Sign in to the dashboard to open it as yourself. Agents and scripts send 'Authorization: Bearer <API key>' with a key that can reach this website, or open a preview link.",
     ],
+    link: { href: signInUrl, label: "Sign in to preview" },
   }),
   previewBuildFailed: (diagnostics: readonly Diagnostic[], message: string): PlatformPage => ({
     status: 500,

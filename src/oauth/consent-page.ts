@@ -1,5 +1,6 @@
 import type { SignedIn } from "../accounts/session.ts";
-import { html } from "../app/ui/html.ts";
+import { roleLabel } from "../app/ui/components.ts";
+import { html, raw } from "../app/ui/html.ts";
 import { csrfField, renderPage } from "../app/ui/layout.ts";
 import { loadUserPrincipal } from "../auth/users.ts";
 import type { Stores } from "../db/stores/index.ts";
@@ -42,6 +43,17 @@ function consentCsp(redirectUri: string): string {
   return `default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self' ${formActionSourceOf(redirectUri)}`;
 }
 
+/**
+ * Keeps the website checkboxes honest with JavaScript: only the chosen organization's list is shown, and only
+ * under "Only the websites I check"; hidden lists are disabled, so they are not submitted. Without JavaScript
+ * the stylesheet hides the lists under "All websites" and the server ignores website_ids unless "some" is chosen.
+ */
+const consentScript = `(function(){var f=document.getElementById("consent");if(!f)return;function sync(){
+var org=f.querySelector("input[name=organization_id]:checked"),some=f.querySelector("input[name=websites][value=some]:checked");
+f.querySelectorAll("fieldset[data-organization]").forEach(function(s){var on=!!some&&!!org&&s.getAttribute("data-organization")===org.value;
+s.hidden=!on;s.querySelectorAll("input").forEach(function(i){i.disabled=!on})})}
+f.addEventListener("change",sync);sync()})();`;
+
 /** The consent page: who asks, where the answer goes, and the organization, websites and access to grant. */
 export function renderConsent(
   signedIn: SignedIn,
@@ -54,34 +66,35 @@ export function renderConsent(
   const loopbackOnly = client.redirectUris.every(isLoopbackRedirect);
   const identity =
     client.kind === "metadata_document"
-      ? html`Identified by its metadata document at <code>${new URL(client.id).host}</code>.`
-      : html`This application registered itself; its name is not verified.`;
+      ? html`Verified by its metadata document at <code>${new URL(client.id).host}</code>`
+      : html`Registered itself; its name is not verified`;
   const readOnlyAsked = request.scope.length > 0 && !request.scope.includes("mcp:write");
   const hidden = [...params.entries()]
     .filter(([name]) => name !== "csrf")
     .map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
   const orgChoices = organizations.map(
     (org, i) =>
-      html`<label class="choice"><input type="radio" name="organization_id" value="${org.id}"${i === 0 ? html` checked` : ""}> ${org.name} <small>(${org.role})</small></label>`,
+      html`<label class="choice"><input type="radio" name="organization_id" value="${org.id}"${i === 0 ? html` checked` : ""}><span>${org.name}<small>${roleLabel(org.role)}</small></span></label>`,
   );
   const websiteChoices = organizations.map(
     (org) =>
-      html`<fieldset class="websites" data-organization="${org.id}"><legend>${org.name}</legend><div class="choices">${
+      html`<fieldset class="website-list" data-organization="${org.id}"><legend>Websites of ${org.name}</legend>${
         org.websites.length
-          ? org.websites.map(
+          ? html`<div class="choices">${org.websites.map(
               (w) =>
-                html`<label class="choice"><input type="checkbox" name="website_ids" value="${w.id}"> ${w.name}</label>`,
-            )
-          : html`<p class="muted">No websites yet.</p>`
-      }</div></fieldset>`,
+                html`<label class="choice"><input type="checkbox" name="website_ids" value="${w.id}"><span>${w.name}</span></label>`,
+            )}</div>`
+          : html`<p class="muted small">No websites yet.</p>`
+      }</fieldset>`,
   );
-  const body = html`<section class="card consent" style="max-width:40rem;margin:0 auto"><div class="card-body">
-<h1>Connect ${client.name} to Sitewright</h1>
-<p><strong>${client.name}</strong> wants to use Sitewright as <strong>${signedIn.user.email}</strong>.</p>
-<p>After you decide, you return to <code>${host}</code>. ${identity}</p>
+  const body = html`<div class="consent">
+<p class="eyebrow">Authorization request</p>
+<h1>${client.name} wants access to your Sitewright account</h1>
+<p class="muted">You are signed in as <strong>${signedIn.user.email}</strong>.</p>
+<dl class="kv consent-facts"><dt>Returns to</dt><dd><code>${host}</code></dd><dt>Identity</dt><dd>${identity}</dd></dl>
 ${
   loopbackOnly
-    ? html`<div class="flash warn" role="alert"><div><strong>This application runs on a computer: it returns to ${host}.</strong><p>Continue only if you just started it yourself.</p></div></div>`
+    ? html`<div class="flash warn" role="alert"><div><strong>This application runs on a computer, not a website.</strong><p>Continue only if you started it yourself just now.</p></div></div>`
     : ""
 }
 ${
@@ -89,31 +102,30 @@ ${
     ? html`<div class="flash warn" role="status"><div><strong>You are not a member of any organization, so there is nothing to connect.</strong></div></div>`
     : ""
 }
-<form method="post" action="/oauth/authorize">
+<form method="post" action="/oauth/authorize" id="consent" class="consent-form">
 ${csrfField(signedIn.csrfToken)}
 ${hidden}
 <fieldset><legend>Organization</legend><div class="choices">${orgChoices}</div></fieldset>
 <fieldset><legend>Websites</legend><div class="choices">
-<label class="choice"><input type="radio" name="websites" value="all" checked> All websites of the organization, including new ones</label>
-<label class="choice"><input type="radio" name="websites" value="some"> Only the websites checked below</label>
+<label class="choice"><input type="radio" name="websites" value="all" checked><span>All websites<small>Every website of the organization, including new ones.</small></span></label>
+<label class="choice"><input type="radio" name="websites" value="some"><span>Only the websites I check</span></label>
 </div>${websiteChoices}
 </fieldset>
 <fieldset><legend>Access</legend><div class="choices">
-<label class="choice"><input type="radio" name="access" value="read"${readOnlyAsked ? html` checked` : ""}> Read only</label>
-<label class="choice"><input type="radio" name="access" value="write"${readOnlyAsked ? "" : html` checked`}> Read and write (what your role allows)</label>
+<label class="choice"><input type="radio" name="access" value="read"${readOnlyAsked ? html` checked` : ""}><span>Read only</span></label>
+<label class="choice"><input type="radio" name="access" value="write"${readOnlyAsked ? "" : html` checked`}><span>Read and write<small>What your role allows.</small></span></label>
 </div></fieldset>
-<p class="muted">The connection never grants more than you hold yourself; you can revoke it under Connected clients.</p>
-<div class="actions">
-<button type="submit" name="decision" value="allow" class="button primary"${organizations.length === 0 ? html` disabled` : ""}>Allow</button>
-<button type="submit" name="decision" value="deny" class="button">Deny</button>
+<p class="muted small">The connection never grants more than you hold yourself. Revoke it any time under Connected clients.</p>
+<div class="consent-actions">
+<button type="submit" name="decision" value="allow" class="primary"${organizations.length === 0 ? html` disabled` : ""}>Allow access</button>
+<button type="submit" name="decision" value="deny">Deny</button>
 </div>
 </form>
-</div></section>`;
+</div>
+<script>${raw(consentScript)}</script>`;
   return renderPage({
-    title: `Connect ${client.name}`,
+    title: `Authorize ${client.name}`,
     body,
-    user: { name: signedIn.user.name, email: signedIn.user.email },
-    csrfToken: signedIn.csrfToken,
     headers: { "content-security-policy": consentCsp(request.redirectUri) },
   });
 }

@@ -211,6 +211,12 @@ const notices: Record<string, string> = {
   "organization-created": "Organization created.",
   joined: "Invitation accepted. Welcome aboard.",
   "checkout-complete": "Payment complete.",
+  "website-published": "Draft published. The live site serves it now.",
+  "rolled-back": "Rolled back. The live site serves the chosen deployment now.",
+  "item-saved": "Draft saved. Preview it, then publish the item.",
+  "item-unchanged": "Nothing to save: the values are the same.",
+  "item-published": "Item published. The live site shows it after the website's next publish.",
+  "item-unpublished": "Item unpublished. The live site drops it on the website's next publish.",
 };
 
 /** The success notice named by `?done=` on the current URL, if any. */

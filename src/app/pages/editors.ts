@@ -6,8 +6,6 @@ import {
   emptyState,
   type Flash,
   field,
-  flash,
-  pageHeader,
   postButton,
   roleLabel,
   select,
@@ -16,17 +14,8 @@ import {
 } from "../ui/components.ts";
 import { html, type SafeHtml } from "../ui/html.ts";
 import { csrfField } from "../ui/layout.ts";
-import {
-  done,
-  formAction,
-  handle,
-  notice,
-  type OrgContext,
-  orgContext,
-  orgPath,
-  page,
-  param,
-} from "./context.ts";
+import { done, formAction, handle } from "./context.ts";
+import { type WebsiteContext, websiteContext, websitePage } from "./website/hub.ts";
 
 interface Editor {
   userId: string;
@@ -41,7 +30,12 @@ const editorRoles = [
   { value: "full_editor", label: "Full editor (also source and publishing)" },
 ];
 
-function emailRoleForm(ctx: OrgContext, action: string, button: string, values?: URLSearchParams): SafeHtml {
+function emailRoleForm(
+  ctx: WebsiteContext,
+  action: string,
+  button: string,
+  values?: URLSearchParams,
+): SafeHtml {
   return html`<form method="post" action="${action}" class="form-grid">${csrfField(ctx.csrf)}
 ${field({ label: "Email", name: "email", type: "email", required: true, value: values?.get("email") ?? "", autocomplete: "off" })}
 ${select({ label: "Role", name: "role", value: values?.get("role") ?? "content_editor", options: editorRoles })}
@@ -49,13 +43,12 @@ ${select({ label: "Role", name: "role", value: values?.get("role") ?? "content_e
 }
 
 async function render(
-  ctx: OrgContext,
+  ctx: WebsiteContext,
   state: { flash?: Flash; values?: URLSearchParams; form?: string; status?: number } = {},
 ): Promise<Response> {
-  const websiteId = param(ctx.event, "websiteId");
-  const website = await ctx.call("websites.get", { websiteId });
+  const websiteId = ctx.website.id;
   const listed = await ctx.call("websiteEditors.list", { websiteId, limit: 100 });
-  const base = orgPath(ctx, `/websites/${encodeURIComponent(websiteId)}/editors`);
+  const base = ctx.path("/editors");
   const rows = (listed.items as Editor[]).map((e) => [
     cellTitle(e.name, e.email),
     roleLabel(e.role),
@@ -68,25 +61,21 @@ async function render(
       hidden: { userId: e.userId },
     }),
   ]);
-  return page(ctx, {
-    title: `Editors of ${website.name}`,
-    nav: "websites",
+  return websitePage(ctx, {
+    tab: "editors",
+    title: "Editors",
+    flash: state.flash,
     status: state.status,
-    body: html`${pageHeader(
-      `Editors of ${website.name}`,
-      html`People who can edit only this website, without joining the organization. <a href="${website.url}" target="_blank" rel="noopener">${website.url}</a>`,
-      html`<a class="btn" href="${orgPath(ctx, "/websites")}">All websites</a>`,
-    )}
-${flash(state.flash ?? notice(ctx))}
-${card({
-  title: "Website editors",
-  flush: true,
-  body: table(
-    ["Editor", "Role", "Since", ""],
-    rows,
-    emptyState("No editors yet", "Grant an existing user access, or invite someone by email."),
-  ),
-})}
+    body: html`${card({
+      title: "Website editors",
+      description: "People who can edit only this website, without joining the organization.",
+      flush: true,
+      body: table(
+        ["Editor", "Role", "Since", ""],
+        rows,
+        emptyState("No editors yet", "Grant an existing user access, or invite someone by email."),
+      ),
+    })}
 <div class="grid-2">
 ${card({
   title: "Grant access",
@@ -112,12 +101,12 @@ ${card({
   });
 }
 
-/** Website editors of one website: list, grant to an existing user, invite by email, revoke. */
+/** The editors section of the website page: list, grant to an existing user, invite by email, revoke. */
 export function registerEditorPages(app: H3, platform: Platform): void {
   const path = "/orgs/:organizationId/websites/:websiteId/editors";
   app.get(
     path,
-    handle(platform, orgContext, (ctx) => render(ctx)),
+    handle(platform, websiteContext, (ctx) => render(ctx)),
   );
   const actions = {
     grant: { operationId: "websiteEditors.grant", done: "editor-granted" },
@@ -129,16 +118,16 @@ export function registerEditorPages(app: H3, platform: Platform): void {
       `${path}/${action}`,
       formAction(
         platform,
-        orgContext,
+        websiteContext,
         (ctx, failure, form) => render(ctx, { ...failure, values: form, form: action }),
         async (ctx, form) => {
-          const websiteId = param(ctx.event, "websiteId");
+          const websiteId = ctx.website.id;
           const input =
             action === "revoke"
               ? { websiteId, userId: form.get("userId") ?? "" }
               : { websiteId, email: form.get("email")?.trim() ?? "", role: form.get("role") ?? "" };
           await ctx.call(operationId, input);
-          return done(orgPath(ctx, `/websites/${encodeURIComponent(websiteId)}/editors`), code);
+          return done(ctx.path("/editors"), code);
         },
       ),
     );

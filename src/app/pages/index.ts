@@ -9,6 +9,7 @@ import { registerHomePages } from "./home.ts";
 import { registerInvitationPages } from "./invitations.ts";
 import { registerLocalBillingPages } from "./local-billing.ts";
 import { registerMemberPages } from "./members.ts";
+import { registerWebsitePage } from "./website/index.ts";
 import { registerWebsitePages } from "./websites.ts";
 
 /**
@@ -18,6 +19,7 @@ import { registerWebsitePages } from "./websites.ts";
 export function registerPages(app: H3, platform: Platform): void {
   registerHomePages(app, platform);
   registerWebsitePages(app, platform);
+  registerWebsitePage(app, platform);
   registerEditorPages(app, platform);
   registerApiKeyPages(app, platform);
   registerMemberPages(app, platform);

@@ -13,8 +13,7 @@ import {
   table,
   when,
 } from "../ui/components.ts";
-import { html, raw } from "../ui/html.ts";
-import { icons } from "../ui/icons.ts";
+import { html } from "../ui/html.ts";
 import { csrfField, roleAtLeast } from "../ui/layout.ts";
 import {
   done,
@@ -27,16 +26,7 @@ import {
   page,
   redirect,
 } from "./context.ts";
-
-const externalIcon = raw(icons.external.value.replace("<svg", '<svg width="12" height="12"'));
-
-interface Website {
-  id: string;
-  name: string;
-  slug: string;
-  url: string;
-  createdAt: string;
-}
+import { liveDeployments, liveLink, type Website } from "./website/hub.ts";
 
 async function render(
   ctx: OrgContext,
@@ -45,15 +35,19 @@ async function render(
   const listed = await ctx.call("websites.list", { organizationId: ctx.organization.id, limit: 100 });
   const websites = listed.items as Website[];
   const canCreate = roleAtLeast(ctx.organization.role, "admin");
-  const canManageEditors = roleAtLeast(ctx.organization.role, "admin");
-  const rows = websites.map((w) => [
-    cellTitle(w.name, html`<code>${w.slug}</code>`),
-    html`<a href="${w.url}" target="_blank" rel="noopener" class="nowrap">${w.url.replace(/^https?:\/\//, "").replace(/\/$/, "")} ${externalIcon}</a>`,
-    when(w.createdAt),
-    canManageEditors
-      ? html`<a class="btn small" href="${orgPath(ctx, `/websites/${encodeURIComponent(w.id)}/editors`)}">Editors</a>`
-      : "",
-  ]);
+  const live = await liveDeployments(
+    ctx.platform,
+    websites.map((w) => w.id),
+  );
+  const rows = websites.map((w) => {
+    const href = orgPath(ctx, `/websites/${encodeURIComponent(w.id)}`);
+    return [
+      cellTitle(html`<a href="${href}">${w.name}</a>`, html`<code>${w.slug}</code>`),
+      liveLink(w, (live.get(w.id) ?? null) !== null),
+      when(w.createdAt),
+      html`<a class="btn small" href="${href}">Open</a>`,
+    ];
+  });
   const create = canCreate
     ? card({
         title: "Create a website",
@@ -106,7 +100,7 @@ ${leave}`,
   });
 }
 
-/** Websites of the current organization: the list with links to the live sites, and the create form. */
+/** Websites of the current organization: the list (each opens its website page; published ones link to their live site), and the create form. */
 export function registerWebsitePages(app: H3, platform: Platform): void {
   app.get(
     "/orgs/:organizationId/websites",

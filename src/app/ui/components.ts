@@ -39,13 +39,14 @@ export function table(
 ): SafeHtml {
   if (rows.length === 0 && empty) return empty;
   const actionsLast = columns[columns.length - 1] === "";
+  // data-label names each cell's column: narrow screens show rows as stacked label/value lists.
   return html`<div class="table-wrap"><table><thead><tr>${columns.map((c) => html`<th>${c}</th>`)}</tr></thead>
 <tbody>${rows.map(
     (row) =>
       html`<tr>${row.map((cell, i) =>
         actionsLast && i === row.length - 1
           ? html`<td class="actions">${cell ?? ""}</td>`
-          : html`<td>${cell ?? ""}</td>`,
+          : html`<td data-label="${columns[i] ?? ""}">${cell ?? ""}</td>`,
       )}</tr>`,
   )}</tbody></table></div>`;
 }
@@ -96,16 +97,59 @@ interface FieldOptions {
   hint?: string;
   autocomplete?: string;
   min?: number;
+  /** number: the granularity ("any" accepts decimals). */
+  step?: string;
+  /** The `id` of the input (default `f-<name>`). */
+  id?: string;
 }
 
 /** A labelled input. */
 export function field(o: FieldOptions): SafeHtml {
-  const id = `f-${o.name}`;
+  const id = o.id ?? `f-${o.name}`;
   return html`<div class="field"><label for="${id}">${o.label}</label><input id="${id}" name="${o.name}" type="${
     o.type ?? "text"
   }" value="${o.value ?? ""}"${o.required ? raw(" required") : ""}${o.placeholder ? html` placeholder="${o.placeholder}"` : ""}${
     o.autocomplete ? html` autocomplete="${o.autocomplete}"` : ""
-  }${o.min !== undefined ? html` min="${o.min}"` : ""}>${o.hint ? html`<div class="hint">${o.hint}</div>` : ""}</div>`;
+  }${o.min !== undefined ? html` min="${o.min}"` : ""}${o.step ? html` step="${o.step}"` : ""}>${o.hint ? html`<div class="hint">${o.hint}</div>` : ""}</div>`;
+}
+
+/** A labelled multi-line text input. */
+export function textArea(o: {
+  label: string;
+  name: string;
+  id?: string;
+  value?: string;
+  rows?: number;
+  required?: boolean;
+  hint?: string;
+}): SafeHtml {
+  const id = o.id ?? `f-${o.name}`;
+  return html`<div class="field"><label for="${id}">${o.label}</label><textarea id="${id}" name="${o.name}" rows="${
+    o.rows ?? 5
+  }"${o.required ? raw(" required") : ""}>
+${o.value ?? ""}</textarea>${o.hint ? html`<div class="hint">${o.hint}</div>` : ""}</div>`;
+}
+
+/** A labelled checkbox on one line (submits `value`, "true" by default, when checked). */
+export function checkbox(o: {
+  label: string;
+  name: string;
+  id?: string;
+  checked?: boolean;
+  value?: string;
+  hint?: string;
+}): SafeHtml {
+  const id = o.id ?? `f-${o.name}`;
+  return html`<div class="field"><label class="check" for="${id}"><input type="checkbox" id="${id}" name="${o.name}" value="${
+    o.value ?? "true"
+  }"${o.checked ? raw(" checked") : ""}> ${o.label}</label>${o.hint ? html`<div class="hint">${o.hint}</div>` : ""}</div>`;
+}
+
+/** Section tabs of a page: links, the current one marked for assistive technology and styling. */
+export function tabs(items: readonly { href: string; label: string; current: boolean }[]): SafeHtml {
+  return html`<nav class="tabs" aria-label="Sections">${items.map(
+    (t) => html`<a href="${t.href}"${t.current ? raw(' aria-current="page"') : ""}>${t.label}</a>`,
+  )}</nav>`;
 }
 
 export interface Option {
@@ -121,8 +165,9 @@ export function select(o: {
   options: readonly Option[];
   value?: string;
   hint?: string;
+  id?: string;
 }) {
-  const id = `f-${o.name}`;
+  const id = o.id ?? `f-${o.name}`;
   return html`<div class="field"><label for="${id}">${o.label}</label><select id="${id}" name="${o.name}">${o.options.map(
     (opt) =>
       html`<option value="${opt.value}"${opt.value === o.value ? raw(" selected") : ""}>${opt.label}</option>`,

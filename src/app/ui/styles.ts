@@ -120,9 +120,41 @@ font-size:13px;background:var(--surface-2)}
 border:1px solid var(--border);border-radius:14px;box-shadow:var(--shadow);padding:28px}
 .auth main h1{margin-bottom:8px}.auth main form{display:grid;gap:14px;margin-top:16px}.auth main button{width:100%}
 .auth main .card{box-shadow:none}
+.auth main:has(.consent){max-width:560px}.consent .eyebrow{font-size:12px;font-weight:600;letter-spacing:.06em;
+text-transform:uppercase;color:var(--accent);margin:0 0 8px}.consent h1{font-size:20px;overflow-wrap:anywhere}
+.consent-facts{margin:16px 0;padding:12px 14px;border:1px solid var(--border);border-radius:8px;background:var(--surface-2)}
+.consent-facts dd{overflow-wrap:anywhere;min-width:0}.auth main .consent-form{gap:20px;margin-top:20px}
+.website-list{margin-top:12px;padding-left:12px;border-left:2px solid var(--border)}
+form:has(input[name=websites][value=all]:checked) .website-list{display:none}
+.consent-actions{display:grid;grid-template-columns:1fr 1fr;gap:10px}
 pre.mail{white-space:pre-wrap;word-break:break-word;margin:0;font:12.5px/1.55 ui-monospace,SFMono-Regular,Menlo,monospace}
 details.mail-item>summary{cursor:pointer;list-style:none}details.mail-item>summary::-webkit-details-marker{display:none}
 dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:8px 20px;margin:0}dl.kv dt{color:var(--muted)}dl.kv dd{margin:0}
+.flash.warn{border-color:color-mix(in srgb,var(--warn) 40%,transparent);background:var(--warn-soft)}
+.flash.warn strong{color:var(--warn)}
+.crumbs{font-size:13px;color:var(--muted);margin-bottom:6px;overflow-wrap:anywhere}.crumbs a{color:var(--muted)}
+h1 .badge{vertical-align:middle;margin-left:4px}.live-link{overflow-wrap:anywhere}
+.tabs{display:flex;gap:4px;border-bottom:1px solid var(--border);margin:-8px 0 24px;overflow-x:auto;scrollbar-width:none}
+.tabs a{padding:9px 12px;color:var(--muted);font-weight:550;border-bottom:2px solid transparent;white-space:nowrap}
+.tabs a:hover{color:var(--text);text-decoration:none}.tabs a[aria-current=page]{color:var(--text);border-bottom-color:var(--accent)}
+.stat .value.small-value{font-size:15px;font-weight:600;margin:6px 0 4px}
+.file-list{list-style:none;margin:0 0 16px;padding:0;display:grid;gap:6px}.file-list code{overflow-wrap:anywhere}
+pre.code{margin:0;padding:16px 20px;overflow:auto;max-height:75vh;background:var(--surface-2);tab-size:2;
+font:12.5px/1.6 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.grid-sidebar{display:grid;grid-template-columns:minmax(0,1fr) 300px;gap:20px;align-items:start}.grid-sidebar>.card{margin-bottom:0}
+label.check{display:flex;gap:8px;align-items:center;font-weight:550}label.check input{accent-color:var(--accent);margin:0}
+.value-code{display:block;padding:8px 11px;border-radius:8px;background:var(--surface-2);overflow-wrap:anywhere}
+.spaced{margin-top:14px}
+@media (max-width:980px){.grid-sidebar{grid-template-columns:minmax(0,1fr)}}
+@media (max-width:640px){.table-wrap table,.table-wrap tbody,.table-wrap tr,.table-wrap td{display:block;width:100%}
+.table-wrap thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+.table-wrap tr{padding:12px 16px;border-bottom:1px solid var(--border)}.table-wrap tr:last-child{border-bottom:0}
+.table-wrap td{padding:3px 0;border:0;overflow-wrap:anywhere}
+.table-wrap td[data-label]{display:grid;grid-template-columns:84px minmax(0,1fr);gap:10px}
+.table-wrap td[data-label]::before{content:attr(data-label);color:var(--muted);font-size:12.5px;padding-top:1px}
+.table-wrap td[data-label=""],.table-wrap td:first-child{display:block;padding-bottom:6px}
+.table-wrap td[data-label=""]::before,.table-wrap td:first-child::before{content:none}.table-wrap td.actions{text-align:left;white-space:normal;padding-top:8px}
+.table-wrap td.actions form{margin:0 6px 0 0}.card-header{flex-wrap:wrap}.card-body{padding:16px}}
 @media (max-width:860px){.shell{grid-template-columns:minmax(0,1fr)}.sidebar{border-right:0;border-bottom:1px solid var(--border);
 padding:8px 12px;overflow-x:auto}.sidebar .nav-section{display:flex;gap:4px;margin:0}.sidebar .nav-title{display:none}
 .sidebar{display:flex;gap:4px}.nav a{white-space:nowrap}.content{padding:20px 16px 48px}

@@ -1,0 +1,135 @@
+import type { H3 } from "h3";
+import type { Platform } from "../../../platform.ts";
+import { badge, card, type Flash, postButton, when } from "../../ui/components.ts";
+import { html, type SafeHtml } from "../../ui/html.ts";
+import { done, formAction, handle, redirect } from "../context.ts";
+import { liveLink, shortId, type WebsiteContext, websiteContext, websitePage } from "./hub.ts";
+
+/** A deployment as the publishing operations return it. */
+export interface Deployment {
+  id: string;
+  status: string;
+  createdAt: string;
+  createdBy: { type: string; id: string };
+  sourceHash: string;
+  pages: { route: string; path: string }[];
+  published: boolean;
+}
+
+interface Changes {
+  deploymentId: string | null;
+  added: { path: string }[];
+  modified: { path: string }[];
+  deleted: { path: string }[];
+  unchanged: number;
+}
+
+/** Who built a deployment, from the signed-in user's point of view. */
+export function builder(ctx: WebsiteContext, by: Deployment["createdBy"]): string {
+  if (by.type === "user") return by.id === ctx.signedIn.user.id ? "You" : "A member";
+  return by.type === "api_key" ? "An API key" : by.type === "oauth_token" ? "A connected client" : by.type;
+}
+
+function stat(label: string, value: SafeHtml, sub?: SafeHtml): SafeHtml {
+  return html`<div class="stat"><div class="label">${label}</div><div class="value small-value">${value}</div>${
+    sub ? html`<div class="cell-sub">${sub}</div>` : ""
+  }</div>`;
+}
+
+/** The draft's changes since the live version, as a short list of paths. */
+function changeList(changes: Changes): SafeHtml {
+  const rows = [
+    ...changes.added.map((c) => ({ path: c.path, kind: "added", tone: "success" as const })),
+    ...changes.modified.map((c) => ({ path: c.path, kind: "modified", tone: "accent" as const })),
+    ...changes.deleted.map((c) => ({ path: c.path, kind: "deleted", tone: "danger" as const })),
+  ].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const shown = rows.slice(0, 20);
+  return html`<ul class="file-list">${shown.map(
+    (r) => html`<li>${badge(r.kind, r.tone)} <code>${r.path}</code></li>`,
+  )}</ul>${rows.length > shown.length ? html`<p class="muted small">And ${rows.length - shown.length} more.</p>` : ""}`;
+}
+
+async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: number } = {}) {
+  const { website } = ctx;
+  const published = ctx.liveDeploymentId !== null;
+  const canPublishing = ctx.can("websiteSourceCode.changes.list");
+  const live: Deployment | undefined =
+    published && ctx.can("websiteSourceCode.deployments.get")
+      ? await ctx.call("websiteSourceCode.deployments.get", {
+          websiteId: website.id,
+          deploymentId: ctx.liveDeploymentId,
+        })
+      : undefined;
+  const changes: Changes | undefined = canPublishing
+    ? await ctx.call("websiteSourceCode.changes.list", { websiteId: website.id })
+    : undefined;
+  const pending = changes ? changes.added.length + changes.modified.length + changes.deleted.length : 0;
+  const tiles = [
+    stat(
+      "Live site",
+      published ? badge("Published", "success") : badge("Not published", "warn"),
+      liveLink(website, published),
+    ),
+    live
+      ? stat(
+          "Live deployment",
+          shortId(live.id),
+          html`Built ${when(live.createdAt)} · ${live.pages.length} pages`,
+        )
+      : "",
+    changes
+      ? stat(
+          "Draft",
+          pending === 0
+            ? badge(published ? "Same as live" : "Nothing to compare", "neutral")
+            : badge(`${pending} file${pending === 1 ? "" : "s"} changed`, "accent"),
+          html`${published ? "Compared with the live deployment" : "Every file is new until the first publish"}`,
+        )
+      : "",
+  ];
+  const publish = ctx.can("websiteSourceCode.head.publish")
+    ? card({
+        title: published ? "Publish the draft" : "Publish this website",
+        description:
+          "Builds the draft and makes it the live version in one switch. Undo it from Deployments with a rollback.",
+        body: html`${changes && pending > 0 ? changeList(changes) : html`<p class="muted">${published ? "The draft is the same as the live version; publishing again changes nothing." : "Nothing is live yet."}</p>`}
+<div class="form-actions">${postButton({ action: ctx.path("/publish"), csrf: ctx.csrf, label: published ? "Publish draft" : "Publish website", tone: "primary", small: false })}</div>`,
+      })
+    : card({
+        title: "Draft and live site",
+        body: html`<p class="muted">Preview the draft to see your CMS edits before they go live. Publishing the website is up to its full editors and admins.</p>`,
+      });
+  return websitePage(ctx, {
+    tab: "overview",
+    title: "Overview",
+    ...state,
+    body: html`<div class="stats">${tiles}</div>
+${publish}`,
+  });
+}
+
+/**
+ * The website page's overview (publish state, live deployment, how the draft differs), publishing the draft,
+ * and the preview button's action: a preview link minted as the user, then the preview itself.
+ */
+export function registerOverviewPage(app: H3, platform: Platform): void {
+  const path = "/orgs/:organizationId/websites/:websiteId";
+  app.get(
+    path,
+    handle(platform, websiteContext, (ctx) => render(ctx)),
+  );
+  app.post(
+    `${path}/preview`,
+    formAction(platform, websiteContext, render, async (ctx) => {
+      const link = await ctx.call("websiteSourceCode.preview.createLink", { websiteId: ctx.website.id });
+      return redirect(link.url);
+    }),
+  );
+  app.post(
+    `${path}/publish`,
+    formAction(platform, websiteContext, render, async (ctx) => {
+      await ctx.call("websiteSourceCode.head.publish", { websiteId: ctx.website.id });
+      return done(ctx.path(), "website-published");
+    }),
+  );
+}
