@@ -12,7 +12,10 @@ afterAll(closeSandboxPool);
 
 /** A browser stand-in signed in as `userId` (a session started for them), fetching the app in-process. */
 async function signedIn(t: TestPlatform, userId: string): Promise<AppClient> {
-  const browser = new AppClient((path, init) => t.app.fetch(new Request(new URL(path, APP), init)), APP);
+  const browser = new AppClient(
+    async (path, init) => t.app.fetch(new Request(new URL(path, APP), init)),
+    APP,
+  );
   const cookie = await startSession(t.platform, userId, { ip: "127.0.0.1", userAgent: "vitest" });
   browser.cookies.set(SESSION_COOKIE, cookie.split(";")[0]!.slice(SESSION_COOKIE.length + 1));
   return browser;

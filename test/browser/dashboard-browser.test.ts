@@ -71,7 +71,9 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     await page.fill('input[name="name"]', "Docs");
     await page.click('button:has-text("Create website")');
     await page.waitForSelector("text=Website created.");
-    expect(await page.locator('a[href^="http://marketing-site.localhost"]').count()).toBe(1);
+    // Not published yet: each row opens its website page, and no live link leads to a 404.
+    expect(await page.locator('a:has-text("Marketing Site")').count()).toBe(1);
+    expect(await page.locator('a[href^="http://marketing-site.localhost"]').count()).toBe(0);
     await page.screenshot({ path: join(SHOTS, "dashboard-websites.png"), fullPage: true });
 
     // Create a key: the plaintext is shown once, with a working copy button.

@@ -122,7 +122,7 @@ border:1px solid var(--border);border-radius:14px;box-shadow:var(--shadow);paddi
 .auth main .card{box-shadow:none}
 .auth main:has(.consent){max-width:560px}.consent .eyebrow{font-size:12px;font-weight:600;letter-spacing:.06em;
 text-transform:uppercase;color:var(--accent);margin:0 0 8px}.consent h1{font-size:20px;overflow-wrap:anywhere}
-.consent-facts{margin:16px 0;padding:12px 14px;border:1px solid var(--border);border-radius:8px;background:var(--surface-2)}
+.consent dl.consent-facts{margin:16px 0;padding:12px 14px;border:1px solid var(--border);border-radius:8px;background:var(--surface-2)}
 .consent-facts dd{overflow-wrap:anywhere;min-width:0}.auth main .consent-form{gap:20px;margin-top:20px}
 .website-list{margin-top:12px;padding-left:12px;border-left:2px solid var(--border)}
 form:has(input[name=websites][value=all]:checked) .website-list{display:none}
@@ -154,8 +154,10 @@ label.check{display:flex;gap:8px;align-items:center;font-weight:550}label.check 
 .table-wrap td[data-label]::before{content:attr(data-label);color:var(--muted);font-size:12.5px;padding-top:1px}
 .table-wrap td[data-label=""],.table-wrap td:first-child{display:block;padding-bottom:6px}
 .table-wrap td[data-label=""]::before,.table-wrap td:first-child::before{content:none}.table-wrap td.actions{text-align:left;white-space:normal;padding-top:8px}
-.table-wrap td.actions form{margin:0 6px 0 0}.card-header{flex-wrap:wrap}.card-body{padding:16px}}
-@media (max-width:860px){.shell{grid-template-columns:minmax(0,1fr)}.sidebar{border-right:0;border-bottom:1px solid var(--border);
+.table-wrap td.actions form{margin:0 6px 0 0}.card-header{flex-wrap:wrap}.card-body{padding:16px}
+.tabs{flex-wrap:wrap;border-bottom:0;margin:0 0 20px;overflow:visible}.tabs a{padding:6px 10px;border:0;border-radius:7px}
+.tabs a[aria-current=page]{background:var(--accent-soft);color:var(--accent)}}
+@media (max-width:860px){.shell{grid-template-columns:minmax(0,1fr);align-content:start}.sidebar{border-right:0;border-bottom:1px solid var(--border);
 padding:8px 12px;overflow-x:auto}.sidebar .nav-section{display:flex;gap:4px;margin:0}.sidebar .nav-title{display:none}
 .sidebar{display:flex;gap:4px}.nav a{white-space:nowrap}.content{padding:20px 16px 48px}
 .page-header{flex-direction:column;align-items:flex-start}.topbar{padding:0 12px}.hide-sm{display:none}.truncate{max-width:52vw}.shell .brand-name,.topbar .brand-name{display:none}.topbar{gap:6px}}

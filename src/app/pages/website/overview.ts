@@ -3,7 +3,7 @@ import type { Platform } from "../../../platform.ts";
 import { badge, card, type Flash, postButton, when } from "../../ui/components.ts";
 import { html, type SafeHtml } from "../../ui/html.ts";
 import { done, formAction, handle, redirect } from "../context.ts";
-import { liveLink, shortId, type WebsiteContext, websiteContext, websitePage } from "./hub.ts";
+import { shortId, type WebsiteContext, websiteContext, websitePage } from "./hub.ts";
 
 /** A deployment as the publishing operations return it. */
 export interface Deployment {
@@ -64,29 +64,27 @@ async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: numb
     ? await ctx.call("websiteSourceCode.changes.list", { websiteId: website.id })
     : undefined;
   const pending = changes ? changes.added.length + changes.modified.length + changes.deleted.length : 0;
-  const tiles = [
-    stat(
-      "Live site",
-      published ? badge("Published", "success") : badge("Not published", "warn"),
-      liveLink(website, published),
-    ),
-    live
-      ? stat(
-          "Live deployment",
-          shortId(live.id),
-          html`Built ${when(live.createdAt)} · ${live.pages.length} pages`,
-        )
-      : "",
-    changes
-      ? stat(
+  // The header already shows the publish state and the live link; the tiles say what is live and what is pending.
+  const tiles = changes
+    ? [
+        live
+          ? stat(
+              "Live version",
+              shortId(live.id),
+              html`Built ${when(live.createdAt)} · ${live.pages.length} pages`,
+            )
+          : stat(
+              "Live version",
+              html`Nothing yet`,
+              html`The first publish serves the website at its address.`,
+            ),
+        stat(
           "Draft",
-          pending === 0
-            ? badge(published ? "Same as live" : "Nothing to compare", "neutral")
-            : badge(`${pending} file${pending === 1 ? "" : "s"} changed`, "accent"),
-          html`${published ? "Compared with the live deployment" : "Every file is new until the first publish"}`,
-        )
-      : "",
-  ];
+          pending === 0 ? html`Same as live` : html`${pending} file${pending === 1 ? "" : "s"} changed`,
+          html`${published ? "Compared with the live version" : "Every file is new until the first publish"}`,
+        ),
+      ]
+    : [];
   const publish = ctx.can("websiteSourceCode.head.publish")
     ? card({
         title: published ? "Publish the draft" : "Publish this website",
@@ -97,13 +95,13 @@ async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: numb
       })
     : card({
         title: "Draft and live site",
-        body: html`<p class="muted">Preview the draft to see your CMS edits before they go live. Publishing the website is up to its full editors and admins.</p>`,
+        body: html`<p class="muted">Edit the CMS, then preview the draft to check your changes. Publishing the website is up to its full editors and admins.</p>`,
       });
   return websitePage(ctx, {
     tab: "overview",
     title: "Overview",
     ...state,
-    body: html`<div class="stats">${tiles}</div>
+    body: html`${tiles.length ? html`<div class="stats">${tiles}</div>` : ""}
 ${publish}`,
   });
 }
