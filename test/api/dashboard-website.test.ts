@@ -288,8 +288,44 @@ for (const dialect of dialects) {
       expect((await editor.post(`${base}/publish`, {})).status).toBe(403);
       expect(await liveId()).toBe(live);
 
-      expect((await editor.get(`${base}/cms`)).status).toBe(200);
+      // The CMS is theirs: items are edited and published (publishing the website is not).
+      const news = await t.call("cms.collections.create", {
+        websiteId: site.id,
+        name: "News",
+        fields: [{ key: "title", name: "Title", type: "text", required: true }],
+      });
+      const item = await t.call("cms.items.create", {
+        websiteId: site.id,
+        collectionId: news.id,
+        values: { title: "Menu" },
+      });
+      const itemPage = `${base}/cms/${news.id}/items/${item.id}`;
+      expect((await editor.get(itemPage)).html).toContain('name="v.title"');
+      const saved = await editor.post(itemPage, {
+        version: String(item.version),
+        fields: "title",
+        "v.title": "Winter menu",
+        slug: item.slug,
+      });
+      expect(saved.location).toBe(`${itemPage}?done=item-saved`);
+      expect((await editor.post(`${itemPage}/publish`, { back: "item" })).status).toBe(303);
+      const after = await t.call("cms.items.get", { websiteId: site.id, itemId: item.id });
+      expect(after).toMatchObject({ status: "published", values: { title: "Winter menu" } });
       expect((await editor.post(`${base}/preview`, {})).status).toBe(303);
+    });
+
+    it("shows a website-scoped full editor the source and deployments but not the editors section", async () => {
+      const fran = await t.createUser(`fran-${dialect.name}@example.test`);
+      await t.call("websiteEditors.grant", { websiteId: site.id, email: fran.email, role: "full_editor" });
+      const editor = await signedIn(t, fran.id);
+      const overview = await editor.get(base);
+      expect(overview.status).toBe(200);
+      for (const shown of ["/deployments", "/cms", "/source", "/publish"]) {
+        expect(overview.html).toContain(`${base}${shown}"`);
+      }
+      expect(overview.html).not.toContain(`${base}/editors"`);
+      expect((await editor.get(`${base}/source`)).status).toBe(200);
+      expect((await editor.get(`${base}/editors`)).status).toBe(403);
     });
 
     it("answers 404 to a user of another organization, whichever organization the address names", async () => {

@@ -99,20 +99,20 @@ export async function websiteContext(platform: Platform, event: H3Event): Promis
 
 const externalIcon = raw(icons.external.value.replace("<svg", '<svg width="12" height="12"'));
 
+/** The host (and port) a website is served at. */
+const hostOf = (website: Website) => website.url.replace(/^https?:\/\//, "").replace(/\/$/, "");
+
 /** A website's live address as a link, shown only when something is published (else a muted note). */
 export function liveLink(website: Website, published: boolean): SafeHtml {
   if (!published) return html`<span class="muted">Not published yet</span>`;
-  return html`<a href="${website.url}" target="_blank" rel="noopener" class="live-link">${website.url
-    .replace(/^https?:\/\//, "")
-    .replace(/\/$/, "")} ${externalIcon}</a>`;
+  return html`<a href="${website.url}" target="_blank" rel="noopener" class="live-link">${hostOf(website)} ${externalIcon}</a>`;
 }
 
-/** The button that opens the draft preview as the signed-in user (a preview link minted on submit). */
-export function previewButton(ctx: WebsiteContext, newTab = true): SafeHtml {
+/** The button that opens the draft preview as the signed-in user in a new tab (a preview link minted on submit). */
+export function previewButton(ctx: WebsiteContext): SafeHtml {
   if (!ctx.can("websiteSourceCode.preview.createLink")) return html``;
-  return html`<form method="post" action="${ctx.path("/preview")}"${newTab ? raw(' target="_blank"') : ""}>${csrfField(
-    ctx.csrf,
-  )}<button type="submit" class="primary" data-testid="preview-draft">Preview draft</button></form>`;
+  return html`<form method="post" action="${ctx.path("/preview")}" target="_blank">${csrfField(ctx.csrf)}
+<button type="submit" class="primary" data-testid="preview-draft">Preview draft</button></form>`;
 }
 
 /**
@@ -136,7 +136,7 @@ export function websitePage(
     status: options.status,
     body: html`<div class="crumbs"><a href="${orgPath(ctx, "/websites")}">Websites</a> <span aria-hidden="true">/</span></div>
 <div class="page-header"><div><h1>${website.name} ${published ? badge("Published", "success") : badge("Not published", "warn")}</h1>
-<p>${liveLink(website, published)}</p></div>
+<p>${published ? liveLink(website, true) : html`Publishing serves it at <code>${hostOf(website)}</code>.`}</p></div>
 <div class="form-actions">${previewButton(ctx)}</div></div>
 ${nav}
 ${flash(options.flash ?? notice(ctx))}

@@ -73,11 +73,7 @@ async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: numb
               shortId(live.id),
               html`Built ${when(live.createdAt)} · ${live.pages.length} pages`,
             )
-          : stat(
-              "Live version",
-              html`Nothing yet`,
-              html`The first publish serves the website at its address.`,
-            ),
+          : stat("Live version", html`Nothing yet`, html`Publish below to go live.`),
         stat(
           "Draft",
           pending === 0 ? html`Same as live` : html`${pending} file${pending === 1 ? "" : "s"} changed`,
