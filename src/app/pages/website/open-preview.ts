@@ -20,9 +20,10 @@ export function registerOpenPreviewPage(app: H3, platform: Platform): void {
       const notFound = new ApiError("not_found", "This website was not found.");
       const record = await platform.db.read((stores) => stores.websites.getBySlug(slug));
       if (!record) throw notFound;
-      // One message whether it does not exist or is out of the user's reach: its id never shows.
+      // One answer whether it does not exist or is out of the user's reach (even with no grant at all).
       const website: Website = await ctx.call("websites.get", { websiteId: record.id }).catch((error) => {
-        throw toApiError(error).kind === "not_found" ? notFound : error;
+        const kind = toApiError(error).kind;
+        throw kind === "not_found" || kind === "forbidden" ? notFound : error;
       });
       const base = `/orgs/${encodeURIComponent(website.organizationId)}/websites/${encodeURIComponent(website.id)}`;
       const organization = ctx.organizations.find((o) => o.id === website.organizationId);
