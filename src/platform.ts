@@ -13,8 +13,18 @@ export interface PlatformConfig {
   appUrl: string;
   /** Parent domain of hosted websites: `<slug>.<sitesDomain>`. */
   sitesDomain: string;
-  /** Browser origins allowed to call `/mcp` besides the app's own; others get 403. */
+  /** Browser origins allowed to call `/v1/mcp` besides the server's own (base and app URLs); others get 403. */
   allowedOrigins: readonly string[];
+  /**
+   * The port the server listens on at loopback (`sitewright dev`): `localhost`, `127.0.0.1` and `[::1]` on it are
+   * then the server's own origins too, and `/v1/mcp` answers only requests whose `Host` is one of its own.
+   */
+  loopbackPort?: number;
+  /**
+   * Accept OAuth Client ID Metadata Documents on loopback addresses (http included): `sitewright dev` turns it on,
+   * `serve` only with `SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS=1`. Off, client ids must be public https URLs.
+   */
+  allowLoopbackClientIds: boolean;
   /** Trust `X-Forwarded-For` for the client IP (behind a proxy). */
   trustProxy: boolean;
   /** Largest JSON request body in bytes; larger ones get 413. */
@@ -57,6 +67,7 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
   appUrl: `http://localhost:${port}`,
   sitesDomain: "localhost",
   allowedOrigins: [],
+  allowLoopbackClientIds: false,
   trustProxy: false,
   maxBodyBytes: 8 * 1024 * 1024,
   authFailureBucket: { capacity: 20, refillPerSecond: 0.2 },

@@ -13,6 +13,7 @@ import { resourceMetadataUrlOf, resourceOf, SCOPE_ALL } from "../oauth/settings.
 import type { Platform } from "../platform.ts";
 import { errorResponse, readBodyText } from "../rest/http.ts";
 import { fastModernToolsCall, fastToolsCall } from "./fast-call.ts";
+import { checkOrigin, corsHeaders, currentOriginPolicy, preflightResponse, withHeaders } from "./origins.ts";
 import { type CallerInfo, mcpServerFactory, SERVER_NAME, toolCaller } from "./server-factory.ts";
 import { mcpTools } from "./tool-list.ts";
 
@@ -58,42 +59,50 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     return transport.handleRequest(request, { parsedBody: body, authInfo: authInfo as never });
   }
 
-  return async (request: Request, ip: string, requestId: string): Promise<Response> => {
-    try {
-      checkOrigin(platform, request);
-      if (request.method !== "POST") {
-        throw new ApiError(
-          "validation",
-          `${request.method} is not supported: this endpoint is stateless and opens no streams; send JSON-RPC with POST.`,
-          { status: 405, headers: { Allow: "POST" } },
-        );
-      }
-      const principal = await authenticate(platform, request, ip, { oauthResource: resourceOf(platform) });
-      const caller: CallerInfo = { principal, requestId };
-      const authInfo = {
-        token: "",
-        clientId: principal.id,
-        scopes: [],
-        extra: caller as unknown as Record<string, unknown>,
-      };
-      const text = await readBodyText(request, platform.config.maxBodyBytes);
-      const body = parseJson(text);
-      const beyond = principal.type === "oauth_token" ? toolBeyondGrant(principal, body) : undefined;
-      if (beyond) return insufficientScope(platform, beyond);
-      if (body === undefined || !isJsonContentType(request.headers.get("content-type"))) {
-        const raw = new Request(request.url, { method: "POST", headers: request.headers, body: text });
-        return await entry.fetch(raw, { authInfo });
-      }
-      if (await isLegacyRequest(request, body)) {
-        const fast =
-          options.fastPath !== false &&
-          fastToolsCall(request, body, (name, args) => call(name, args, caller));
-        return await (fast || serveLegacy(request, body, caller, authInfo));
-      }
-      const fastModern =
+  const serve = async (request: Request, ip: string, requestId: string): Promise<Response> => {
+    if (request.method !== "POST") {
+      throw new ApiError(
+        "validation",
+        `${request.method} is not supported: this endpoint is stateless and opens no streams; send JSON-RPC with POST.`,
+        { status: 405, headers: { Allow: "POST" } },
+      );
+    }
+    const principal = await authenticate(platform, request, ip, { oauthResource: resourceOf(platform) });
+    const caller: CallerInfo = { principal, requestId };
+    const authInfo = {
+      token: "",
+      clientId: principal.id,
+      scopes: [],
+      extra: caller as unknown as Record<string, unknown>,
+    };
+    const text = await readBodyText(request, platform.config.maxBodyBytes);
+    const body = parseJson(text);
+    const beyond = principal.type === "oauth_token" ? toolBeyondGrant(principal, body) : undefined;
+    if (beyond) return insufficientScope(platform, beyond);
+    if (body === undefined || !isJsonContentType(request.headers.get("content-type"))) {
+      const raw = new Request(request.url, { method: "POST", headers: request.headers, body: text });
+      return await entry.fetch(raw, { authInfo });
+    }
+    const known = (name: string) => byName.has(name);
+    if (await isLegacyRequest(request, body)) {
+      const fast =
         options.fastPath !== false &&
-        fastModernToolsCall(request, body, serverInfo, (name, args) => call(name, args, caller));
-      return await (fastModern || entry.fetch(request, { authInfo, parsedBody: body }));
+        fastToolsCall(request, body, known, (name, args) => call(name, args, caller));
+      return await (fast || serveLegacy(request, body, caller, authInfo));
+    }
+    const fastModern =
+      options.fastPath !== false &&
+      fastModernToolsCall(request, body, serverInfo, known, (name, args) => call(name, args, caller));
+    return await (fastModern || entry.fetch(request, { authInfo, parsedBody: body }));
+  };
+
+  return async (request: Request, ip: string, requestId: string): Promise<Response> => {
+    let origin: string | undefined;
+    try {
+      origin = checkOrigin(currentOriginPolicy(platform.config), request);
+      if (request.method === "OPTIONS") return preflightResponse(request, origin);
+      const response = await serve(request, ip, requestId);
+      return origin ? withHeaders(response, corsHeaders(origin)) : response;
     } catch (error) {
       const failure = toApiError(error);
       const response = errorResponse(failure, nameOperation);
@@ -104,7 +113,7 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
           `Bearer resource_metadata="${resourceMetadataUrlOf(platform)}", scope="${SCOPE_ALL}"${presented}`,
         );
       }
-      return response;
+      return origin ? withHeaders(response, corsHeaders(origin)) : response;
     }
   };
 }
@@ -133,21 +142,5 @@ function parseJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
-  }
-}
-
-/** Browsers send Origin; only the app's own origin and configured ones may call (DNS-rebinding defence). */
-function checkOrigin(platform: Platform, request: Request): void {
-  const origin = request.headers.get("origin");
-  if (!origin) return;
-  const allowed = [
-    new URL(platform.config.appUrl).origin,
-    new URL(platform.config.baseUrl).origin,
-    ...platform.config.allowedOrigins,
-  ];
-  if (!allowed.includes(origin)) {
-    throw new ApiError("forbidden", `Origin '${origin}' may not call this endpoint.`, {
-      suggestion: "Call from a server-side client, or add the origin to SITEWRIGHT_ALLOWED_ORIGINS.",
-    });
   }
 }

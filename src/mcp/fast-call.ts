@@ -21,16 +21,17 @@ function toolsCallOf(body: unknown, withMeta: boolean) {
 /**
  * The hot path of agents: a well-formed 2025-era stateless `tools/call`, answered with the same JSON-RPC
  * result the SDK's stateless transport produces, without building a Server and transport per call.
- * Anything unusual (other methods, notifications, batches, odd params, headers the SDK would refuse)
- * returns undefined and is served by the SDK, which owns the protocol's error answers.
+ * Anything unusual (other methods, notifications, batches, odd params, a tool name that is not `known`, headers
+ * the SDK would refuse) returns undefined and is served by the SDK, which owns the protocol's error answers.
  */
 export function fastToolsCall(
   request: Request,
   body: unknown,
+  known: (name: string) => boolean,
   call: (name: string, args: Record<string, unknown> | undefined) => Promise<ToolCallResult>,
 ): Promise<Response> | undefined {
   const parsed = toolsCallOf(body, false);
-  if (!parsed) return undefined;
+  if (!parsed || !known(parsed.name)) return undefined;
   const { id, name, args } = parsed;
   const accept = request.headers.get("accept") ?? "";
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
@@ -56,17 +57,18 @@ const ENVELOPE_KEYS = new Set([
 /**
  * The same hot path for the 2026-07-28 per-request envelope: a single `tools/call` whose `_meta` claims that
  * version, with the standard headers agreeing with the body (`MCP-Protocol-Version`, `Mcp-Method`, a plain
- * `Mcp-Name`) and no `Mcp-Param-*` headers (no tool declares any). It answers what the SDK answers: the tool
+ * `Mcp-Name`) and no `Mcp-Param-*` headers (no tool declares any), for a `known` tool. It answers what the SDK answers: the tool
  * result with `resultType: "complete"` and the server's info in `_meta`. Anything else returns undefined.
  */
 export function fastModernToolsCall(
   request: Request,
   body: unknown,
   serverInfo: { name: string; version: string },
+  known: (name: string) => boolean,
   call: (name: string, args: Record<string, unknown> | undefined) => Promise<ToolCallResult>,
 ): Promise<Response> | undefined {
   const parsed = toolsCallOf(body, true);
-  if (!parsed || !/^[a-z][a-z0-9_]{0,39}$/.test(parsed.name)) return undefined;
+  if (!parsed || !known(parsed.name)) return undefined;
   const { id, name, args, meta } = parsed;
   if (!meta || typeof meta !== "object" || Array.isArray(meta)) return undefined;
   const envelope = meta as Record<string, unknown>;

@@ -1,11 +1,27 @@
-import { Server } from "@modelcontextprotocol/server";
-import { ApiError, toApiError } from "../kernel/errors.ts";
-import { callTool } from "../kernel/pipeline.ts";
+import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import { productDocs } from "../docs/index.ts";
+import { toApiError } from "../kernel/errors.ts";
+import { callTool, canCall } from "../kernel/pipeline.ts";
 import type { Principal } from "../kernel/principal.ts";
 import type { Platform } from "../platform.ts";
+import {
+  completeDocTemplate,
+  listDocResources,
+  listDocTemplates,
+  readDocResource,
+  SECTION_TEMPLATE,
+} from "./docs-resources.ts";
+import {
+  completePromptArgument,
+  getPrompt,
+  listPrompts,
+  promptNamed,
+  promptsFor,
+  websitesOf,
+} from "./prompts.ts";
 import { mcpTools, toolsVisibleTo } from "./tool-list.ts";
 
-const instructions = `Sitewright builds and runs websites. Start with websites_list or websites_create; every website-scoped tool takes a websiteId. Failed calls return {kind, message, suggestion?, validValues?} as JSON; follow the suggestion, which names the tool to call next.`;
+const instructions = `Sitewright builds and runs websites. Start with websites_list or websites_create; every website-scoped tool takes a websiteId. Failed calls return {kind, message, suggestion?, validValues?, issues?} as JSON; follow the suggestion, which names the tool to call next. The documentation is readable as resources (sitewright://docs/<page>), and prompts walk through common tasks.`;
 
 /** The server's name in `initialize` results and the 2026 envelope's serverInfo. */
 export const SERVER_NAME = "sitewright";
@@ -20,18 +36,14 @@ export type ToolCallResult =
   | { content: { type: "text"; text: string }[]; structuredContent: Record<string, unknown> }
   | { isError: true; content: { type: "text"; text: string }[] };
 
-/** Runs one `tools/call` through the shared pipeline: the tool's output, or the error body as an `isError` result. */
+/** Runs one `tools/call` of a known tool through the shared pipeline: its output, or the error body as an `isError` result. */
 export function toolCaller(platform: Platform) {
   const byName = new Map(mcpTools(platform.registry.tools).map((entry) => [entry.tool.mcpName, entry.tool]));
   const nameOperation = (id: string) => platform.registry.nameFor("mcp", id);
   return async (name: string, args: unknown, caller: CallerInfo): Promise<ToolCallResult> => {
     try {
       const tool = byName.get(name);
-      if (!tool) {
-        throw new ApiError("not_found", `No tool named '${name}'.`, {
-          suggestion: "Call tools/list to see the tools this credential can call.",
-        });
-      }
+      if (!tool) throw unknownTool(name);
       const output = await callTool(platform, tool, args ?? {}, {
         principal: caller.principal,
         transport: "mcp",
@@ -42,25 +54,66 @@ export function toolCaller(platform: Platform) {
         structuredContent: output as Record<string, unknown>,
       };
     } catch (error) {
+      if (error instanceof ProtocolError) throw error;
       const body = toApiError(error).toBody(nameOperation);
       return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
     }
   };
 }
 
+/** A tool name the server does not have: the protocol's invalid-params error, not a tool result. */
+const unknownTool = (name: string) =>
+  new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Unknown tool '${name}'; tools/list names the tools this credential can call.`,
+  );
+
+/** What the server offers besides tools: the documentation as resources, task prompts, completions, logging. */
+const capabilities = { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} };
+
 /**
- * Builds the per-request MCP server: a light low-level Server whose two handlers read precomputed tool
- * descriptions and run the shared call pipeline, so nothing is converted or registered per request.
+ * Builds the per-request MCP server: a light low-level Server whose handlers read precomputed descriptions and run
+ * the shared call pipeline, so nothing is converted or registered per request. `logging/setLevel` is the SDK's own
+ * handler: acknowledged, and honoured for the log notifications of the same request (the endpoint is stateless).
  */
 export function mcpServerFactory(platform: Platform, version: string) {
   const tools = mcpTools(platform.registry.tools);
   const call = toolCaller(platform);
   return (caller: CallerInfo): Server => {
-    const server = new Server({ name: SERVER_NAME, version }, { capabilities: { tools: {} }, instructions });
-    server.setRequestHandler("tools/list", async () => ({ tools: toolsVisibleTo(caller.principal, tools) }));
+    const { principal, requestId } = caller;
+    const server = new Server({ name: SERVER_NAME, version }, { capabilities, instructions });
+    server.setRequestHandler("tools/list", async () => ({ tools: toolsVisibleTo(principal, tools) }));
     server.setRequestHandler("tools/call", (request) =>
       call(request.params.name, request.params.arguments, caller),
     );
+    server.setRequestHandler("resources/list", async () => listDocResources(productDocs()));
+    server.setRequestHandler("resources/templates/list", async () => listDocTemplates());
+    server.setRequestHandler("resources/read", async (request) =>
+      readDocResource(productDocs(), request.params.uri),
+    );
+    const visiblePrompts = () =>
+      promptsFor((id) => {
+        const tool = platform.registry.byOperationId(id);
+        return tool !== undefined && canCall(principal, tool);
+      });
+    const websites = () => websitesOf(platform, principal, requestId);
+    server.setRequestHandler("prompts/list", async () => listPrompts(visiblePrompts()));
+    server.setRequestHandler("prompts/get", (request) =>
+      getPrompt(promptNamed(visiblePrompts(), request.params.name), request.params.arguments, websites),
+    );
+    server.setRequestHandler("completion/complete", async (request) => {
+      const { ref, argument, context } = request.params;
+      if (ref.type === "ref/prompt") {
+        return completePromptArgument(promptNamed(visiblePrompts(), ref.name), argument, websites);
+      }
+      if (ref.uri !== SECTION_TEMPLATE) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown resource template '${ref.uri}'; resources/templates/list names the templates.`,
+        );
+      }
+      return completeDocTemplate(productDocs(), argument, context?.arguments);
+    });
     return server;
   };
 }

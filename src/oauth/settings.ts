@@ -11,10 +11,7 @@ export const REFRESH_TOKEN_PREFIX = "swo_rt_";
 
 /** Tunables of the authorization server; tests and local development change some of them. */
 export interface OAuthSettings {
-  /**
-   * Accept Client ID Metadata Documents on loopback (http or https with `ca`). Off in production: client ids
-   * must be public https URLs. `SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS=1` turns it on for local development.
-   */
+  /** Accept Client ID Metadata Documents on loopback (http or https); defaults to the platform's configuration. */
   allowLoopbackClientIds: boolean;
   /** Extra trusted CA (PEM) for fetching metadata documents (tests serve them with a self-signed certificate). */
   ca?: string;
@@ -39,7 +36,7 @@ export function configureOAuth(platform: Platform, settings: Partial<OAuthSettin
 
 export function oauthSettings(platform: Platform): OAuthSettings {
   return {
-    allowLoopbackClientIds: process.env.SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS === "1",
+    allowLoopbackClientIds: platform.config.allowLoopbackClientIds,
     codeTtlMs: 10 * 60 * 1000,
     accessTokenTtlMs: 60 * 60 * 1000,
     refreshTokenTtlMs: 30 * 24 * 60 * 60 * 1000,

@@ -141,10 +141,13 @@ describe("MCP fast tools/call path", () => {
         });
       const stub = async () => ({ content: [], structuredContent: {} });
       const info = { name: "sitewright", version };
-      expect(fastModernToolsCall(request(headersFor("websites_list")), body, info, stub)).toBeInstanceOf(
-        Promise,
-      );
-      expect(fastModernToolsCall(request(headersFor("nope")), body, info, stub)).toBeUndefined();
+      const known = (name: string) => name === "websites_list";
+      expect(
+        fastModernToolsCall(request(headersFor("websites_list")), body, info, known, stub),
+      ).toBeInstanceOf(Promise);
+      expect(fastModernToolsCall(request(headersFor("nope")), body, info, known, stub)).toBeUndefined();
+      const unknown = modern("nope", {});
+      expect(fastModernToolsCall(request(headersFor("nope")), unknown, info, known, stub)).toBeUndefined();
       const fast = await send(true, body, headersFor("websites_list"));
       expect(fast.status).toBe(200);
       expect(fast.body.result).toMatchObject({

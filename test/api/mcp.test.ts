@@ -1,3 +1,4 @@
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 import { expect, it } from "vitest";
 import { describeMatrix } from "../support/matrix.ts";
 import { connectMcp, protocolModes, resultJson } from "../support/mcp.ts";
@@ -99,9 +100,17 @@ for (const protocol of protocolModes) {
       expect(resultJson(invalid)).toMatchObject({ kind: "validation", validValues: ["exclude", "only"] });
       expect(resultJson(invalid).message).toMatch(/^revoked/);
 
-      const unknown = await client.callTool({ name: "no_such_tool", arguments: {} });
-      expect(unknown.isError).toBe(true);
-      expect(resultJson(unknown).kind).toBe("not_found");
+      await client.close();
+    });
+
+    it("answers an unknown tool name with the JSON-RPC invalid-params error, not a tool result", async () => {
+      const client = await connectMcp(ctx, ctx.t.adminKey.plaintextKey, protocol.negotiation);
+      const unknown = await client.callTool({ name: "no_such_tool", arguments: {} }).catch((e) => e);
+      expect(unknown).toBeInstanceOf(ProtocolError);
+      expect(unknown.code).toBe(ProtocolErrorCode.InvalidParams);
+      expect(unknown.message).toContain("no_such_tool");
+      const billing = await client.callTool({ name: "billing_state_get", arguments: {} }).catch((e) => e);
+      expect(billing.code).toBe(ProtocolErrorCode.InvalidParams);
       await client.close();
     });
 
