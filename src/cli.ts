@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "./db/database.ts";
@@ -13,11 +14,12 @@ const usage = `sitewright — the website platform for AI agents
 
   sitewright dev [--port 8787] [--data-dir .sitewright] [--host 127.0.0.1]
       Everything in one process on embedded SQLite. The first start creates an organization, its owner
-      and an admin API key, and prints the key, the REST base URL and the MCP URL.
+      and an admin API key, and prints the key, the REST base URL and the MCP URL. --port 0 picks a free
+      port. OAuth clients may identify with metadata documents on loopback (http://localhost/…).
   sitewright serve
       Production server, configured by the environment: DATABASE_URL, PORT, HOST, SITEWRIGHT_BASE_URL,
       SITEWRIGHT_APP_URL, SITEWRIGHT_SITES_DOMAIN, SITEWRIGHT_ALLOWED_ORIGINS, SITEWRIGHT_TRUST_PROXY,
-      SITEWRIGHT_SMTP_URL, SITEWRIGHT_MAIL_FROM.
+      SITEWRIGHT_SMTP_URL, SITEWRIGHT_MAIL_FROM, SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS.
   sitewright migrate
       Applies the committed migrations to DATABASE_URL (or the dev data dir) and exits.
   sitewright keys create --role admin|full_editor|content_editor [--website ID ...] [--name N]
@@ -39,9 +41,16 @@ async function dev(args: string[]) {
       host: { type: "string", default: "127.0.0.1" },
     },
   });
-  const port = Number(values.port);
+  const requested = Number(values.port);
+  const port = requested === 0 ? await freePort(values.host) : requested;
+  const config: PlatformConfig = {
+    ...defaultConfig(port),
+    allowedOrigins: originsFromEnv(),
+    allowLoopbackClientIds: true,
+    ...(isLoopbackHost(values.host) ? { loopbackPort: port } : {}),
+  };
   const db = await openDatabase({ url: process.env.DATABASE_URL ?? sqlitePath(values["data-dir"]) });
-  const platform = await createPlatform({ db, config: defaultConfig(port), dataDir: values["data-dir"] });
+  const platform = await createPlatform({ db, config, dataDir: values["data-dir"] });
   const local = await ensureLocalOwner(db);
   const server = await listen(createApp(platform), port, values.host);
   const lines = [
@@ -90,26 +99,50 @@ async function dev(args: string[]) {
 async function serveFromEnv() {
   const env = process.env;
   const port = Number(env.PORT ?? "8787");
+  const host = env.HOST ?? "0.0.0.0";
   const base = defaultConfig(port);
   const config: PlatformConfig = {
     ...base,
     baseUrl: env.SITEWRIGHT_BASE_URL ?? base.baseUrl,
     appUrl: env.SITEWRIGHT_APP_URL ?? base.appUrl,
     sitesDomain: env.SITEWRIGHT_SITES_DOMAIN ?? base.sitesDomain,
-    allowedOrigins: (env.SITEWRIGHT_ALLOWED_ORIGINS ?? "").split(",").filter(Boolean),
+    allowedOrigins: originsFromEnv(),
+    allowLoopbackClientIds: env.SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS === "1",
+    ...(isLoopbackHost(host) ? { loopbackPort: port } : {}),
     trustProxy: env.SITEWRIGHT_TRUST_PROXY === "true",
     mailFrom: env.SITEWRIGHT_MAIL_FROM ?? base.mailFrom,
     ...(env.SITEWRIGHT_SMTP_URL ? { smtpUrl: env.SITEWRIGHT_SMTP_URL } : {}),
   };
   const db = await openDatabase({ url: env.DATABASE_URL ?? sqlitePath(".sitewright") });
   const platform = await createPlatform({ db, config });
-  const server = await listen(createApp(platform), port, env.HOST ?? "0.0.0.0");
+  const server = await listen(createApp(platform), port, host);
   console.log(`Sitewright serving ${config.baseUrl} on port ${server.port} (${db.dialect}).`);
   const stopHousekeeping = scheduleHousekeeping(platform);
   shutdownOn(async () => {
     stopHousekeeping();
     await server.close();
     await db.close();
+  });
+}
+
+/** Browser origins allowed on the MCP endpoint: `SITEWRIGHT_ALLOWED_ORIGINS`, comma-separated. */
+const originsFromEnv = () =>
+  (process.env.SITEWRIGHT_ALLOWED_ORIGINS ?? "")
+    .split(",")
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+
+const isLoopbackHost = (host: string) => /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])$/i.test(host);
+
+/** A free port on `host` (`--port 0`): the URLs the server prints and answers at must name the real port. */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
   });
 }
 
