@@ -9,7 +9,7 @@ import type { Principal } from "../kernel/principal.ts";
 import type { Platform } from "../platform.ts";
 import { errorResponse } from "../rest/http.ts";
 import { clientIp } from "../rest/request-meta.ts";
-import { registerOperationRoutes } from "../rest/routes.ts";
+import { registerOperationRoutes, unmatchedOperation } from "../rest/routes.ts";
 
 /** Where the dashboard's scripts call operations: `{app_url}/app-api/v1/<the operation's REST path>`. */
 export const APP_API_PREFIX = "/app-api/v1";
@@ -56,7 +56,5 @@ export function registerAppApi(app: H3, platform: Platform): void {
   registerOperationRoutes(app, platform, APP_API_PREFIX, (event) =>
     appPrincipal(platform, event.req, clientIp(event, platform)),
   );
-  app.all(`${APP_API_PREFIX}/**`, (event) =>
-    errorResponse(new ApiError("not_found", `No operation at ${event.req.method} ${event.url.pathname}.`)),
-  );
+  app.all(`${APP_API_PREFIX}/**`, unmatchedOperation(platform, APP_API_PREFIX));
 }

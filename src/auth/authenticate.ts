@@ -2,7 +2,7 @@ import type { ApiKeyRecord } from "../db/stores/api-keys.ts";
 import type { Role } from "../kernel/capabilities.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { Principal } from "../kernel/principal.ts";
-import { ACCESS_TOKEN_PREFIX } from "../oauth/settings.ts";
+import { ACCESS_TOKEN_PREFIX, resourceOf } from "../oauth/settings.ts";
 import { checkAccessToken, isAccessTokenShaped } from "../oauth/tokens.ts";
 import type { Platform } from "../platform.ts";
 import { hashSecret, isSecretShaped } from "./secrets.ts";
@@ -31,6 +31,13 @@ const unauthorized = (message: string) =>
   new ApiError("unauthorized", message, {
     suggestion:
       "Send 'Authorization: Bearer <API key>' with an active key; create one in the dashboard or with `sitewright keys create`.",
+  });
+
+/** A refused OAuth access token on the MCP endpoint: the client's connection is what needs renewing, not a key. */
+const unauthorizedToken = (message: string) =>
+  new ApiError("unauthorized", message, {
+    suggestion:
+      "Reconnect the client: it refreshes the token, or opens the browser for you to sign in again and approve the connection (in Claude Code: /mcp → sitewright → Authenticate).",
   });
 
 /**
@@ -102,14 +109,14 @@ async function principalOfAccessToken(
 ): Promise<Principal> {
   if (!options.oauthResource) {
     throw unauthorized(
-      "OAuth access tokens are accepted only by the MCP endpoint ({base_url}/mcp); the REST API needs an API key.",
+      `OAuth access tokens are accepted only by the MCP endpoint (${resourceOf(platform)}); the REST API needs an API key.`,
     );
   }
-  if (!isAccessTokenShaped(token)) throw unauthorized("Malformed access token.");
+  if (!isAccessTokenShaped(token)) throw unauthorizedToken("Malformed access token.");
   const now = Date.now();
   const resource = options.oauthResource;
   const check = await platform.db.read((stores) => checkAccessToken(stores, token, resource, now));
-  if (!check.ok) throw unauthorized(check.reason);
+  if (!check.ok) throw unauthorizedToken(check.reason);
   if (check.grant.lastUsedAt === null || check.grant.lastUsedAt < now - TOUCH_INTERVAL_MS) {
     await platform.db.transaction((stores) =>
       stores.oauth.touchGrant(check.grant.id, now, TOUCH_INTERVAL_MS),

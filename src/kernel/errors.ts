@@ -20,6 +20,15 @@ export interface ErrorBody {
   retryAfterSeconds?: number;
   /** Structured details (for example build diagnostics); additive to the spec's fields. */
   details?: unknown[];
+  /** Every problem of a failed input validation, the first being the one `message` names; additive to the spec's fields. */
+  issues?: ValidationIssue[];
+}
+
+/** One problem of an input: where (`access.role`, `items[0].name`, `""` for the input itself) and what. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+  validValues?: unknown[];
 }
 
 export interface ApiErrorOptions {
@@ -27,6 +36,7 @@ export interface ApiErrorOptions {
   validValues?: readonly unknown[];
   retryAfterSeconds?: number;
   details?: unknown[];
+  issues?: ValidationIssue[];
   /** Overrides the kind's status where the HTTP layer needs a finer one (413 for an oversized body). */
   status?: number;
   /** Extra response headers (Retry-After, WWW-Authenticate). */
@@ -56,11 +66,12 @@ export class ApiError extends Error {
   /** The spec's error body; `nameOperation` renders `{{operationId}}` references in the suggestion. */
   toBody(nameOperation: (operationId: string) => string = (id) => id): ErrorBody {
     const body: ErrorBody = { kind: this.kind, message: this.message };
-    const { suggestion, validValues, retryAfterSeconds, details } = this.options;
+    const { suggestion, validValues, retryAfterSeconds, details, issues } = this.options;
     if (suggestion) body.suggestion = renderSuggestion(suggestion, nameOperation);
     if (validValues) body.validValues = [...validValues];
     if (retryAfterSeconds !== undefined) body.retryAfterSeconds = retryAfterSeconds;
     if (details) body.details = details;
+    if (issues) body.issues = issues;
     return body;
   }
 }

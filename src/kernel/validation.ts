@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ApiError } from "./errors.ts";
+import { ApiError, type ValidationIssue } from "./errors.ts";
 
 type Issue = z.core.$ZodIssue;
 
@@ -10,14 +10,20 @@ function pathText(path: readonly PropertyKey[]): string {
   }, "");
 }
 
-function describe(issue: Issue): { field: string; message: string; validValues?: unknown[] } {
+function describe(issue: Issue): { field: string; message: string; validValues?: unknown[] }[] {
+  if (issue.code === "unrecognized_keys") {
+    const field = pathText(issue.path);
+    return issue.keys.map((key) => ({
+      field: field ? `${field}.${key}` : key,
+      message: "is not a known field; remove it (unknown fields are rejected)",
+    }));
+  }
+  return [describeOne(issue)];
+}
+
+function describeOne(issue: Issue): { field: string; message: string; validValues?: unknown[] } {
   const field = pathText(issue.path);
   switch (issue.code) {
-    case "unrecognized_keys": {
-      const key = issue.keys[0] ?? "";
-      const name = field ? `${field}.${key}` : key;
-      return { field: name, message: "is not a known field; remove it (unknown fields are rejected)" };
-    }
     case "invalid_value":
       return {
         field,
@@ -57,13 +63,23 @@ function describe(issue: Issue): { field: string; message: string; validValues?:
   }
 }
 
-/** Parses `value` with `schema`; the `validation` error names the first invalid field and closed sets' values. */
+/**
+ * Parses `value` with `schema`. The `validation` error's message names the first invalid field (with its closed
+ * set's `validValues`); `issues` lists every problem found, that one first.
+ */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const first = result.error.issues[0]!;
-  const { field, message, validValues } = describe(first);
-  throw new ApiError("validation", field ? `${field}: ${message}.` : `Request body: ${message}.`, {
+  const issues: ValidationIssue[] = result.error.issues
+    .flatMap(describe)
+    .map(({ field, message, validValues }) => ({
+      path: field,
+      message,
+      ...(validValues ? { validValues } : {}),
+    }));
+  const { path, message, validValues } = issues[0]!;
+  throw new ApiError("validation", path ? `${path}: ${message}.` : `Request body: ${message}.`, {
     ...(validValues ? { validValues } : {}),
+    issues,
   });
 }

@@ -1,7 +1,7 @@
 import type { OAuthClientRecord } from "../db/stores/oauth.ts";
 import type { Platform } from "../platform.ts";
 import { ClientProblem, resolveClient } from "./clients.ts";
-import { errorPage } from "./http.ts";
+import { errorPage, oauthJson } from "./http.ts";
 import { matchesRegisteredRedirect } from "./redirect-uris.ts";
 import { issuerOf, resourceOf, SCOPES } from "./settings.ts";
 
@@ -43,31 +43,38 @@ export function redirectToClient(
 
 /**
  * Validates an authorization request. Until the client and its redirect URI are known good, a problem is an
- * error page (the user agent is never sent to an unvalidated URI); after that, problems go back to the client
- * as `error` + `state` + `iss` on its redirect URI.
+ * error page (the user agent is never sent to an unvalidated URI), or `{error, error_description}` JSON for a
+ * caller that asks for `application/json` and not HTML; after that, problems go back to the client as
+ * `error` + `state` + `iss` on its redirect URI.
  */
 export async function validateAuthorizeRequest(
   platform: Platform,
   params: URLSearchParams,
+  accept = "",
 ): Promise<AuthorizeRequest | Response> {
+  const json = accept.includes("application/json") && !accept.includes("text/html");
+  const refuse = (error: string, title: string, message: string) =>
+    json ? oauthJson({ error, error_description: message }, 400) : errorPage(title, message);
   for (const name of REQUEST_PARAMS) {
     if (params.getAll(name).length > 1) {
-      return errorPage("Invalid request", `The parameter '${name}' is given more than once.`);
+      return refuse("invalid_request", "Invalid request", `The parameter '${name}' is given more than once.`);
     }
   }
   const clientId = params.get("client_id") ?? "";
-  if (!clientId) return errorPage("Invalid request", "The client_id parameter is missing.");
+  if (!clientId) return refuse("invalid_request", "Invalid request", "The client_id parameter is missing.");
   let client: OAuthClientRecord;
   try {
     client = await resolveClient(platform, clientId);
   } catch (error) {
-    if (error instanceof ClientProblem) return errorPage("Unknown application", error.message);
+    if (error instanceof ClientProblem) return refuse("invalid_client", "Unknown application", error.message);
     throw error;
   }
   const redirectUri = params.get("redirect_uri") ?? "";
-  if (!redirectUri) return errorPage("Invalid request", "The redirect_uri parameter is missing.");
+  if (!redirectUri)
+    return refuse("invalid_request", "Invalid request", "The redirect_uri parameter is missing.");
   if (!matchesRegisteredRedirect(client.redirectUris, redirectUri)) {
-    return errorPage(
+    return refuse(
+      "invalid_request",
       "Invalid redirect",
       `The redirect URI ${redirectUri} is not registered for ${client.name}; you were not sent there.`,
     );

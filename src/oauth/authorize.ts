@@ -13,7 +13,7 @@ import { newToken, scopeOfAccess } from "./tokens.ts";
 /** GET /oauth/authorize: validates the request, sends signed-out users to sign in, then shows consent. */
 export async function authorizePage(platform: Platform, event: H3Event): Promise<Response> {
   const params = event.url.searchParams;
-  const request = await validateAuthorizeRequest(platform, params);
+  const request = await validateAuthorizeRequest(platform, params, event.req.headers.get("accept") ?? "");
   if (request instanceof Response) return request;
   const signedIn = await requireSignedIn(platform, event);
   if (signedIn instanceof Response) return signedIn;

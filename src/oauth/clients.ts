@@ -56,7 +56,7 @@ async function fetchMetadataDocument(
   }
   if (response.status !== 200) {
     throw new ClientProblem(
-      `The client metadata document at ${clientId} answered ${response.status} (redirects are not followed).`,
+      `The client metadata document at ${clientId} answered HTTP ${response.status}; it must answer 200 with the document (redirects are not followed).`,
     );
   }
   const type = String(response.headers["content-type"] ?? "")
@@ -65,14 +65,16 @@ async function fetchMetadataDocument(
     .toLowerCase();
   if (type !== "application/json" && !type.endsWith("+json")) {
     throw new ClientProblem(
-      `The client metadata document at ${clientId} is not JSON (content-type ${type}).`,
+      `The client metadata document at ${clientId} is not JSON: its content type is ${type || "missing"}; serve it as application/json.`,
     );
   }
   let document: Record<string, unknown>;
   try {
     document = JSON.parse(response.body);
-  } catch {
-    throw new ClientProblem(`The client metadata document at ${clientId} is not valid JSON.`);
+  } catch (error) {
+    throw new ClientProblem(
+      `The client metadata document at ${clientId} is not valid JSON (${(error as Error).message}).`,
+    );
   }
   if (!document || typeof document !== "object" || Array.isArray(document)) {
     throw new ClientProblem(`The client metadata document at ${clientId} is not a JSON object.`);

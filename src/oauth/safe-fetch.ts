@@ -61,7 +61,21 @@ export interface SafeFetchResult {
   body: string;
 }
 
+/** Why a safe fetch failed, in words for the person who runs the fetched server. */
 export class SafeFetchError extends Error {}
+
+const TLS_CODES =
+  /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_TLS_CERT_|ERR_SSL_|EPROTO$)/;
+
+/** A failed connection's cause: TLS refused, the name or the port unreachable, or the error code. */
+function reasonOf(error: Error & { code?: string }): string {
+  const code = error.code ?? "";
+  if (TLS_CODES.test(code)) return `its TLS certificate was refused (${error.message.split(";")[0]})`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "its host name does not resolve";
+  if (code === "ECONNREFUSED") return "the connection was refused";
+  if (code === "ECONNRESET") return "the connection was reset before an answer";
+  return `the request failed (${code || error.message})`;
+}
 
 /**
  * GETs `url` from the public internet only: https (http only on an allowed loopback), the host resolved once
@@ -119,7 +133,7 @@ export function safeFetch(url: URL, options: SafeFetchOptions): Promise<SafeFetc
         response.on("data", (chunk: Buffer) => {
           size += chunk.length;
           if (size > options.maxBytes) {
-            request.destroy(new SafeFetchError(`the document is larger than ${options.maxBytes} bytes`));
+            request.destroy(new SafeFetchError(`it is larger than the ${options.maxBytes}-byte limit`));
             return;
           }
           chunks.push(chunk);
@@ -138,7 +152,11 @@ export function safeFetch(url: URL, options: SafeFetchOptions): Promise<SafeFetc
       () => request.destroy(new SafeFetchError(`no answer within ${options.timeoutMs} ms`)),
       options.timeoutMs,
     );
-    request.on("error", (error) => reject(refused ? new SafeFetchError(refused) : error));
+    request.on("error", (error) =>
+      reject(
+        new SafeFetchError(refused ?? (error instanceof SafeFetchError ? error.message : reasonOf(error))),
+      ),
+    );
     request.on("close", () => clearTimeout(timer));
     request.end();
   });

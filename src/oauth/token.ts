@@ -5,6 +5,7 @@ import type { Stores } from "../db/stores/index.ts";
 import type { OAuthClientRecord } from "../db/stores/oauth.ts";
 import { newId } from "../kernel/ids.ts";
 import type { Platform } from "../platform.ts";
+import { ClientProblem, isMetadataDocumentId, resolveClient } from "./clients.ts";
 import { OAuthProblem, oauthJson, problemResponse, readForm } from "./http.ts";
 import { oauthSettings, resourceOf } from "./settings.ts";
 import { issueTokens } from "./tokens.ts";
@@ -29,8 +30,7 @@ export async function tokenEndpoint(platform: Platform, event: H3Event): Promise
     if (resource !== null && resource !== resourceOf(platform)) {
       throw new OAuthProblem("invalid_target", `resource must be ${resourceOf(platform)}.`);
     }
-    const client = await platform.db.read((stores) => stores.oauth.getClient(clientId));
-    if (!client) throw new OAuthProblem("invalid_client", `Unknown client '${clientId}'.`, 401);
+    const client = await tokenClient(platform, clientId);
     let outcome: Outcome;
     if (grantType === "authorization_code") {
       outcome = await platform.db.transaction((stores) => redeemCode(platform, stores, client, form));
@@ -49,6 +49,25 @@ export async function tokenEndpoint(platform: Platform, event: H3Event): Promise
     platform.log.error("oauth token endpoint", error);
     return oauthJson({ error: "server_error", error_description: "The token could not be issued." }, 500);
   }
+}
+
+/**
+ * The client of a token request: a registered one, or a metadata document (fetched again once its cached copy
+ * expired); why not as `invalid_client`, with the same words as the authorization page.
+ */
+async function tokenClient(platform: Platform, clientId: string): Promise<OAuthClientRecord> {
+  if (isMetadataDocumentId(clientId)) {
+    try {
+      return await resolveClient(platform, clientId);
+    } catch (error) {
+      if (error instanceof ClientProblem) throw new OAuthProblem("invalid_client", error.message, 401);
+      throw error;
+    }
+  }
+  const client = await platform.db.read((stores) => stores.oauth.getClient(clientId));
+  if (client?.kind !== "registered")
+    throw new OAuthProblem("invalid_client", `Unknown client '${clientId}'.`, 401);
+  return client;
 }
 
 const allowsRefresh = (client: OAuthClientRecord) => {

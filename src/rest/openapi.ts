@@ -1,6 +1,7 @@
 import type { Tool } from "../kernel/define-tool.ts";
 import { errorStatus } from "../kernel/errors.ts";
 import { type JsonSchema, jsonSchemasOf, pathParamsOf } from "../kernel/json-schema.ts";
+import { resourceOf } from "../oauth/settings.ts";
 import type { Platform } from "../platform.ts";
 
 const errorSchema: JsonSchema = {
@@ -13,11 +14,29 @@ const errorSchema: JsonSchema = {
     validValues: { type: "array", items: {}, description: "Accepted values of a closed-set field." },
     retryAfterSeconds: { type: "number", description: "On rate limits; mirrors Retry-After." },
     details: { type: "array", items: {}, description: "Structured details, such as build diagnostics." },
+    issues: {
+      type: "array",
+      description:
+        "On validation errors: every problem of the input, the first being the one message names. Additive to the spec's fields.",
+      items: {
+        type: "object",
+        required: ["path", "message"],
+        properties: {
+          path: {
+            type: "string",
+            description:
+              "Where: a path into the input (name, access.role, items[0].title); empty for the input itself.",
+          },
+          message: { type: "string", description: "What is wrong there." },
+          validValues: { type: "array", items: {}, description: "Accepted values of a closed-set field." },
+        },
+      },
+    },
   },
 };
 
 const errorResponses = {
-  "400": "Validation failed; the message names the first invalid field.",
+  "400": "Validation failed; the message names the first invalid field, issues lists every problem.",
   "401": "Missing, malformed, expired or revoked key, or a browser session cookie.",
   "403": "The key's role lacks the operation's capability, or no grant on the organization.",
   "404": "Not found, or outside the key's scope.",
@@ -96,8 +115,7 @@ export function openApiDocument(platform: Platform) {
     info: {
       title: "Sitewright API",
       version: "1.0.0",
-      description:
-        "Create, edit, publish and operate websites. Every operation is also an MCP tool at {base_url}/mcp with the same permissions, rate limits and audit trail.",
+      description: `Create, edit, publish and operate websites. Every operation is also an MCP tool at ${resourceOf(platform)} with the same permissions, rate limits and audit trail.`,
     },
     servers: [{ url: platform.config.baseUrl }],
     security: [{ bearerAuth: [] }],

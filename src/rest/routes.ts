@@ -19,17 +19,60 @@ export function registerRestRoutes(app: H3, platform: Platform): void {
   );
 
   registerOperationRoutes(app, platform, "/v1", (event) =>
-    authenticate(platform, event.req, clientIp(event, platform)),
+    authenticate(platform, event.req, clientIp(event, platform)).catch((error: unknown) => {
+      throw withBearerChallenge(error, event.req);
+    }),
   );
+  app.all("/v1/**", unmatchedOperation(platform, "/v1"));
+}
 
-  app.all("/v1/**", (event) =>
-    errorResponse(
-      new ApiError("not_found", `No operation at ${event.req.method} ${event.url.pathname}.`, {
+/**
+ * A 401 of the REST API with its RFC 6750 challenge: `WWW-Authenticate: Bearer realm="sitewright"`, and
+ * `error="invalid_token"` when a credential was sent.
+ */
+function withBearerChallenge(error: unknown, request: Request): unknown {
+  if (!(error instanceof ApiError) || error.kind !== "unauthorized") return error;
+  const presented = request.headers.has("authorization") ? ', error="invalid_token"' : "";
+  return new ApiError(error.kind, error.message, {
+    ...error.options,
+    headers: { ...error.options.headers, "WWW-Authenticate": `Bearer realm="sitewright"${presented}` },
+  });
+}
+
+/**
+ * The answer to a request no operation route took: 405 with `Allow` when the path is an operation's with another
+ * method (from the registry's bindings), else 404.
+ */
+export function unmatchedOperation(platform: Platform, prefix: string) {
+  const bindings = platform.registry.tools.map((tool) => ({
+    method: tool.http.method,
+    pattern: new RegExp(`^${escapeRegExp(prefix)}${tool.http.path.replace(/\{\w+\}/g, "[^/]+")}/?$`),
+  }));
+  return (event: H3Event): Response => {
+    const path = event.url.pathname;
+    const allow = [...new Set(bindings.filter((b) => b.pattern.test(path)).map((b) => b.method))].sort();
+    if (allow.length > 0) {
+      return errorResponse(
+        new ApiError(
+          "validation",
+          `${event.req.method} is not an operation of ${path}; it takes ${allow.join(", ")}.`,
+          {
+            status: 405,
+            headers: { Allow: allow.join(", ") },
+            suggestion: `See GET /v1/openapi.json for the operations of ${path}.`,
+          },
+        ),
+      );
+    }
+    return errorResponse(
+      new ApiError("not_found", `No operation at ${event.req.method} ${path}.`, {
         suggestion: "See GET /v1/openapi.json for every operation, its method and path.",
       }),
-    ),
-  );
+    );
+  };
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Resolves a request's principal, or throws the ApiError to answer with (401, 403, 429). */
 export type Authenticator = (event: H3Event) => Promise<Principal>;

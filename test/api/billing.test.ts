@@ -1,4 +1,9 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import { expect, it } from "vitest";
 import { toApiError } from "../../src/kernel/errors.ts";
 import { describeMatrix } from "../support/matrix.ts";
@@ -90,14 +95,12 @@ describeMatrix("billing: access and contract", (ctx) => {
         expect(tools.map((t) => t.name)).toContain("websites_list");
         expect(tools.filter((t) => t.name.startsWith("billing"))).toEqual([]);
         for (const name of names) {
-          const result = await client.callTool({
-            name,
-            arguments: { organizationId: ctx.t.local.organization.id },
-          });
-          expect(result.isError).toBe(true);
-          const body = JSON.parse((result.content as { text: string }[])[0]!.text);
-          expect(body.kind).toBe("not_found");
-          expect(body.message).toContain(name);
+          const refused = await client
+            .callTool({ name, arguments: { organizationId: ctx.t.local.organization.id } })
+            .catch((error) => error);
+          expect(refused).toBeInstanceOf(ProtocolError);
+          expect(refused.code).toBe(ProtocolErrorCode.InvalidParams);
+          expect(refused.message).toContain(name);
         }
         await client.close();
       }
@@ -176,6 +179,7 @@ describeMatrix("billing: access and contract", (ctx) => {
       kind: "validation",
       message: expect.stringMatching(/^interval: /),
       validValues: ["monthly", "annual"],
+      issues: [expect.objectContaining({ path: "interval", validValues: ["monthly", "annual"] })],
     });
     expect(await plan({ plan: "team" })).toMatchObject({
       message: expect.stringMatching(/^plan: /),
@@ -184,6 +188,7 @@ describeMatrix("billing: access and contract", (ctx) => {
     expect(await plan({ aiCreditTier: 1500 })).toMatchObject({
       message: expect.stringMatching(/^aiCreditTier: /),
       validValues: tiers,
+      issues: [expect.objectContaining({ path: "aiCreditTier", validValues: tiers })],
     });
     expect(await plan({ plan: "team", interval: "weekly" })).toMatchObject({
       message: expect.stringMatching(/^plan: /),
@@ -206,12 +211,14 @@ describeMatrix("billing: access and contract", (ctx) => {
       kind: "validation",
       message: expect.stringMatching(/^aiCreditTier: /),
       validValues: tiers,
+      issues: [expect.objectContaining({ path: "aiCreditTier", validValues: tiers })],
     });
     const missingTier = await failure(ctx.t.call("billing.aiCreditTier.previewChange", { organizationId }));
     expect(missingTier).toEqual({
       kind: "validation",
       message: expect.stringMatching(/^aiCreditTier: /),
       validValues: tiers,
+      issues: [expect.objectContaining({ path: "aiCreditTier", validValues: tiers })],
     });
     for (const credits of [399, 0, -5, 400.5, Number.MAX_SAFE_INTEGER + 2, "400"]) {
       const body = await failure(ctx.t.call("billing.usageTopUp.checkout", { organizationId, credits }));
@@ -225,6 +232,7 @@ describeMatrix("billing: access and contract", (ctx) => {
     expect(await failure(ctx.t.call("billing.state.get", {}))).toEqual({
       kind: "validation",
       message: "organizationId: is required.",
+      issues: [{ path: "organizationId", message: "is required" }],
     });
   });
 

@@ -19,6 +19,73 @@ describeMatrix("REST error bodies", (ctx) => {
     expect(await websiteCount()).toBe(before);
   });
 
+  it("reports every validation problem: the first in message, all in issues", async () => {
+    const res = await ctx.request("POST", "/apiKeys", {
+      body: {
+        organizationId: ctx.t.local.organization.id,
+        name: 42,
+        access: { kind: "organization", role: "chief" },
+        a: 1,
+        b: 2,
+      },
+    });
+    expect(res.status).toBe(400);
+    const { issues } = res.body;
+    expect(issues.length).toBeGreaterThanOrEqual(4);
+    expect(res.body.message).toBe(`${issues[0].path}: ${issues[0].message}.`);
+    const byPath = Object.fromEntries(issues.map((issue: { path: string }) => [issue.path, issue]));
+    expect(byPath.name.message).toBe("must be of type string");
+    expect(byPath.a.message).toMatch(/not a known field/);
+    expect(byPath.b.message).toMatch(/not a known field/);
+    expect(byPath["access.role"].validValues).toEqual(["admin", "full_editor", "content_editor"]);
+    for (const issue of issues)
+      expect(Object.keys(issue).sort()).toEqual(expect.arrayContaining(["message", "path"]));
+  });
+
+  it("the dashboard's API reports every validation problem too", async () => {
+    const response = await ctx.fetch("/app-api/v1/websites", {
+      method: "POST",
+      headers: { authorization: `Bearer ${ctx.t.adminKey.plaintextKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: 42, color: "red" }),
+    });
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(["color", "name"]);
+  });
+
+  it("a wrong method on an operation's path is 405 with Allow from the registry's bindings", async () => {
+    const put = await ctx.request("PUT", "/websites", { body: { name: "x" } });
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toBe("GET, POST");
+    expect(put.body.kind).toBe("validation");
+    const post = await ctx.request("POST", "/websites/aaaaaaaaaaaaaaaaaaaaa", { body: {} });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("DELETE, GET, PATCH");
+    const app = await ctx.fetch("/app-api/v1/websites", {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${ctx.t.adminKey.plaintextKey}` },
+    });
+    expect(app.status).toBe(405);
+    expect(app.headers.get("allow")).toBe("GET, POST");
+    expect((await ctx.request("GET", "/websites/x/nothing")).status).toBe(404);
+  });
+
+  it("401s carry a Bearer challenge, invalid_token when a credential was sent", async () => {
+    const none = await ctx.request("GET", "/websites", { key: null });
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="sitewright"');
+    const wrong = await ctx.request("GET", "/websites", { key: "A".repeat(43) });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="sitewright", error="invalid_token"');
+  });
+
+  it("an OAuth access token on REST is refused naming the MCP endpoint's real URL", async () => {
+    const res = await ctx.request("GET", "/websites", { key: `swo_at_${"a".repeat(43)}` });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toContain(`(${ctx.t.platform.config.baseUrl}/mcp)`);
+    expect(res.body.message).not.toContain("{base_url}");
+  });
+
   it("wrong types and unknown fields name the first invalid field", async () => {
     const wrongType = await ctx.request("POST", "/websites", { body: { name: 42 } });
     expect(wrongType.status).toBe(400);

@@ -99,6 +99,9 @@ for (const protocol of protocolModes) {
       });
       expect(resultJson(invalid)).toMatchObject({ kind: "validation", validValues: ["exclude", "only"] });
       expect(resultJson(invalid).message).toMatch(/^revoked/);
+      expect(resultJson(invalid).issues).toEqual([
+        { path: "revoked", message: 'must be one of "exclude", "only"', validValues: ["exclude", "only"] },
+      ]);
 
       await client.close();
     });

@@ -12,6 +12,13 @@ import {
 import { oauthHttp, pkce } from "../support/oauth-http.ts";
 
 const certificate = selfSignedCertificate();
+const decodeHtml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 describe("public address check", () => {
   it("refuses private, loopback, link-local, multicast and mapped addresses", () => {
@@ -141,7 +148,7 @@ for (const dialect of dialects) {
       };
       const expectations: [string, string][] = [
         ["/big.json", "larger than"],
-        ["/moved.json", "answered 302"],
+        ["/moved.json", "answered HTTP 302"],
         ["/html.json", "not JSON"],
         ["/no-redirects.json", "redirect_uris is required"],
       ];
@@ -150,6 +157,60 @@ for (const dialect of dialects) {
         expect(response.status, path).toBe(400);
         expect(response.headers.get("location")).toBeNull();
         expect(await response.text()).toContain(message);
+      }
+    });
+
+    it("names the cause of each failed document fetch on the page, in authorize JSON and at the token endpoint", async () => {
+      served["/missing-status.json"] = { body: "{}", status: 404 };
+      served["/as-html.json"] = {
+        body: JSON.stringify(doc("/as-html.json")),
+        headers: { "content-type": "text/html" },
+      };
+      served["/huge.json"] = { body: JSON.stringify(doc("/huge.json", { padding: "x".repeat(70 * 1024) })) };
+      served["/broken.json"] = { body: '{"client_id": ' };
+      served["/other-id.json"] = { body: JSON.stringify(doc("/somewhere-else.json")) };
+      served["/tls.json"] = { body: JSON.stringify(doc("/tls.json")) };
+      const causes: [string, string][] = [
+        ["/tls.json", "its TLS certificate was refused (self-signed certificate)"],
+        ["/missing-status.json", "answered HTTP 404; it must answer 200"],
+        ["/as-html.json", "its content type is text/html; serve it as application/json"],
+        ["/huge.json", "it is larger than the 65536-byte limit"],
+        ["/broken.json", "is not valid JSON ("],
+        [
+          "/other-id.json",
+          `client_id must equal its URL ${docs.origin}/other-id.json; it is "${docs.origin}/somewhere-else.json"`,
+        ],
+      ];
+      for (const [path, cause] of causes) {
+        const clientId = `${docs.origin}${path}`;
+        if (path === "/tls.json") configureOAuth(s.t.platform, { ca: undefined });
+        try {
+          const page = await authorizeDocument(clientId);
+          expect(page.status, path).toBe(400);
+          expect(page.headers.get("content-type"), path).toContain("text/html");
+          expect(decodeHtml(await page.text()), path).toContain(cause);
+          const { challenge } = pkce();
+          const asJson = await fetch(
+            h.authorizeUrl({
+              client_id: clientId,
+              redirect_uri: "http://127.0.0.1:6000/cb",
+              response_type: "code",
+              code_challenge: challenge,
+              code_challenge_method: "S256",
+            }),
+            { headers: { accept: "application/json" }, redirect: "manual" },
+          );
+          expect(asJson.status, path).toBe(400);
+          const body = await asJson.json();
+          expect(body.error, path).toBe("invalid_client");
+          expect(body.error_description, path).toContain(cause);
+          const token = await h.token({ grant_type: "authorization_code", code: "x", client_id: clientId });
+          expect(token.status, path).toBe(401);
+          expect(token.body.error, path).toBe("invalid_client");
+          expect(token.body.error_description, path).toContain(cause);
+        } finally {
+          configureOAuth(s.t.platform, { ca: certificate.cert });
+        }
       }
     });
 

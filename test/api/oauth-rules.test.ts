@@ -254,12 +254,18 @@ for (const dialect of dialects) {
         headers: { authorization: `Bearer ${tokens.access_token}` },
       });
       expect(rest.status).toBe(401);
-      expect((await rest.json()).message).toContain("MCP endpoint");
+      expect(rest.headers.get("www-authenticate")).toBe('Bearer realm="sitewright", error="invalid_token"');
+      expect((await rest.json()).message).toContain(`MCP endpoint (${s.mcpUrl})`);
       const get = await fetch(s.mcpUrl, { headers: { authorization: `Bearer ${tokens.access_token}` } });
       expect(get.status).toBe(405);
       const revoked = await h.revoke({ token: tokens.access_token, client_id: clientId });
       expect(revoked.status).toBe(200);
-      expect((await h.mcp(tokens.access_token, "tools/list")).status).toBe(401);
+      const refused = await h.mcp(tokens.access_token, "tools/list");
+      expect(refused.status).toBe(401);
+      const body = await refused.json();
+      expect(body.message).toContain("revoked");
+      expect(body.suggestion).toMatch(/^Reconnect the client/);
+      expect(body.suggestion).not.toMatch(/API key/);
     });
 
     it("a token for another resource is refused on /mcp", async () => {
