@@ -7,7 +7,6 @@ import { loadUserPrincipal } from "../auth/users.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { Principal } from "../kernel/principal.ts";
 import type { Platform } from "../platform.ts";
-import { errorResponse } from "../rest/http.ts";
 import { clientIp } from "../rest/request-meta.ts";
 import { registerOperationRoutes, unmatchedOperation } from "../rest/routes.ts";
 
