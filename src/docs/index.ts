@@ -96,15 +96,18 @@ export function docsIndexOf(pages: DocPage[]): DocsIndex {
   };
 }
 
-/** The `docs/` folder shipped with the server, found from the sources or from the built `dist/`. */
-export function docsFolder(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
+/**
+ * The `docs/` folder shipped with the server (`files` in package.json), found above `from`: this module's folder
+ * in the sources (`src/docs/`) or the bundle's in a build (`dist/`).
+ */
+export function docsFolder(from = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
   for (let i = 0; i < 5; i++) {
     const candidate = join(dir, "docs");
     if (existsSync(join(candidate, "getting-started.md"))) return candidate;
     dir = dirname(dir);
   }
-  throw new Error(`The documentation (docs/) was not found above ${fileURLToPath(import.meta.url)}`);
+  throw new Error(`The documentation (docs/) was not found above ${from}`);
 }
 
 /** Reads and parses every page of `folder` (`docs/*.md`), in name order. */

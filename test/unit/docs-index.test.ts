@@ -1,5 +1,7 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { anchorOf, docsIndexOf, parseDocPage, productDocs } from "../../src/docs/index.ts";
+import { anchorOf, docsFolder, docsIndexOf, parseDocPage, productDocs } from "../../src/docs/index.ts";
 import { prompts } from "../../src/mcp/prompts.ts";
 import { tools } from "../../tools/index.ts";
 
@@ -55,6 +57,13 @@ describe("documentation index", () => {
     expect(docs.section("errors", "401-403-or-404")?.title).toBe("401, 403 or 404");
     expect(docs.section("errors", "nope")).toBeUndefined();
     expect(docs.page("nope")).toBeUndefined();
+  });
+
+  it("finds docs/ from the sources and from a build's dist/", () => {
+    const root = join(import.meta.dirname, "..", "..");
+    expect(docsFolder(join(root, "src", "docs"))).toBe(join(root, "docs"));
+    expect(docsFolder(join(root, "dist"))).toBe(join(root, "docs"));
+    expect(() => docsFolder(tmpdir())).toThrow(/docs/);
   });
 
   it("loads the shipped docs, and every link between pages names an existing page and section", () => {
