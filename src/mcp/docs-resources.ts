@@ -1,4 +1,4 @@
-import { ResourceNotFoundError } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
 import type { DocsIndex } from "../docs/index.ts";
 
 const PREFIX = "sitewright://docs/";
@@ -87,5 +87,8 @@ export function completeDocTemplate(
     const page = context?.page ? docs.page(context.page) : undefined;
     return completionOf(page?.sections.map((section) => section.anchor) ?? [], argument.value);
   }
-  return completionOf([], argument.value);
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `The template ${SECTION_TEMPLATE} has no variable '${argument.name}'; it has page and section.`,
+  );
 }

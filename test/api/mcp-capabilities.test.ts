@@ -76,6 +76,10 @@ for (const protocol of protocolModes) {
         context: { arguments: { page: "errors" } },
       });
       expect(sections.completion.values).toContain("kinds-and-statuses");
+      const variable = await client
+        .complete({ ref, argument: { name: "chapter", value: "" } })
+        .catch((e) => e);
+      expect(variable.code).toBe(ProtocolErrorCode.InvalidParams);
       const unknown = await client
         .complete({
           ref: { type: "ref/resource", uri: "sitewright://other/{x}" },
@@ -182,6 +186,11 @@ describeMatrix("MCP logging and methods without a capability", (ctx) => {
   it("answers resources/subscribe with -32601 method not found", async () => {
     const response = await rpc("resources/subscribe", { uri: "sitewright://docs/errors" }, "2025-11-25");
     expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32601 } });
+  });
+
+  it("answers tasks/list with -32601: the server runs no tasks", async () => {
+    const response = await rpc("tasks/list", {}, "2025-11-25");
+    expect(await response.json()).toMatchObject({ id: 7, error: { code: -32601 } });
   });
 
   it("answers logging/setLevel in the 2026-07-28 envelope with -32601: that generation sets the level per request", async () => {
