@@ -96,7 +96,7 @@ try {
     { name: "Bench hosted site", organizationId: local.organization.id },
     { principal: local.principal, transport: "internal", requestId: "req_bench" },
   )) as { id: string; slug: string };
-  const starter = await buildSite({ files: starterFiles(), mode: "publish" });
+  const starter = await buildSite({ files: starterFiles(), organizationId: "org_bench", mode: "publish" });
   const v1 = await publishBuild(platform, website.id, starter);
   const home = Buffer.from(starter.pages.find((p) => p.route === "/")!.html);
   const css = starter.assets.find((a) => a.path.startsWith("_assets/styles-"))!;
@@ -192,6 +192,7 @@ try {
       ...starterFiles(),
       ["pages/index.tsx", "export default function Home() { return <h1>Version two</h1>; }\n"],
     ]),
+    organizationId: "org_bench",
     mode: "publish",
   });
   const v2 = await publishBuild(platform, website.id, v2Build);

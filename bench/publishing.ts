@@ -329,7 +329,7 @@ try {
     const files = new Map(draft.files);
     for (const file of generatedFiles(100 + run)) files.set(file.path, file.content);
     const t0 = performance.now();
-    const result = await buildSite({ files, mode: "publish" });
+    const result = await buildSite({ files, organizationId: "org_bench", mode: "publish" });
     builds.push(performance.now() - t0);
     if (result.pages.length !== PAGES) throw new Error("the build lost pages");
   }

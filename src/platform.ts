@@ -1,6 +1,7 @@
 import { tools } from "../tools/index.ts";
 import { type BlobStore, createBlobStore } from "./blobs/index.ts";
 import type { Database } from "./db/database.ts";
+import type { SandboxLimits } from "./framework/types.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
@@ -27,8 +28,14 @@ export interface PlatformConfig {
   allowLoopbackClientIds: boolean;
   /** Trust `X-Forwarded-For` for the client IP (behind a proxy). */
   trustProxy: boolean;
-  /** Largest JSON request body in bytes; larger ones get 413. */
+  /** Largest JSON request body in bytes (REST, `/app-api`, MCP); larger ones get 413. */
   maxBodyBytes: number;
+  /** Largest form post and OAuth endpoint body in bytes (dashboard forms, token, revoke, register, consent). */
+  maxFormBodyBytes: number;
+  /** Time a request body may take to arrive, in ms; a slower one gets 408. */
+  bodyTimeoutMs: number;
+  /** Limits of every build's render (check, publish, preview); the framework's defaults where unset. */
+  buildLimits: SandboxLimits;
   /** Token bucket of authentication failures per client IP. */
   authFailureBucket: { capacity: number; refillPerSecond: number };
   /** Token buckets per credential and cost bucket (the spec's: standard 2000 burst + 100/s, expensive 200 + 20/s). */
@@ -70,6 +77,9 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
   allowLoopbackClientIds: false,
   trustProxy: false,
   maxBodyBytes: 8 * 1024 * 1024,
+  maxFormBodyBytes: 64 * 1024,
+  bodyTimeoutMs: 30_000,
+  buildLimits: {},
   authFailureBucket: { capacity: 20, refillPerSecond: 0.2 },
   rateLimits: {
     standard: { capacity: 2000, refillPerSecond: 100 },

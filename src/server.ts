@@ -33,6 +33,15 @@ export function createApp(platform: Platform, options: { hosting?: HostingOption
       return errorResponse(toApiError(error));
     },
   });
+  // An ApiError a route lets out (a refused request body, for one) is a deliberate answer: its status and body.
+  app.use(async (_event, next) => {
+    try {
+      return await next();
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error);
+      throw error;
+    }
+  });
   // Site hosts are answered by hosting before any API route; the API host goes on to the routes below.
   app.use((event, next) => {
     const site = hosting.match(event);

@@ -70,11 +70,10 @@ async function build(input: BuildInput): Promise<BuildResult> {
   check(errors);
   if (!("js" in bundle)) throw new BuildFailure([diagnostic("(build)", "the bundle is empty.")]);
 
-  const outcome: SandboxOutcome = await sandboxPool().run({
-    script: bundle.js,
-    data: JSON.stringify(snapshot),
-    ...limits,
-  });
+  const outcome: SandboxOutcome = await sandboxPool().run(
+    { script: bundle.js, data: JSON.stringify(snapshot), ...limits },
+    { owner: input.organizationId },
+  );
   const map = new BundleMap(bundle.map);
   for (const problem of outcome.problems) errors.push(problemDiagnostic(problem, map, files, limits));
   if (outcome.limit) errors.push(limitDiagnostic(outcome.limit, map, limits));

@@ -56,6 +56,11 @@ export interface SandboxLimits {
 export interface BuildInput {
   /** The draft: site-relative path (`pages/index.tsx`) → text. */
   files: ReadonlyMap<string, string>;
+  /**
+   * The organization the website belongs to: its render waits in that organization's queue of the shared build
+   * sandbox (fair across organizations; see `SandboxPool`).
+   */
+  organizationId: string;
   cms?: CmsProvider;
   mode: BuildMode;
   limits?: SandboxLimits;

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { H3Event } from "h3";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
 import type { CmsProvider } from "../framework/types.ts";
+import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../platform.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
@@ -15,6 +16,7 @@ import {
   draftBuilds,
   PREVIEW_COOKIE,
   PREVIEW_TOKEN_PARAM,
+  type PreviewBuild,
   previewSource,
   principalOfToken,
 } from "./preview.ts";
@@ -237,7 +239,16 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     if (!website || !canPreview(auth.principal, website)) {
       return platformPage(pages.siteNotFound(hostOf(event)), method, PREVIEW_HEADERS);
     }
-    const build = await builds.build(website.id);
+    let build: PreviewBuild;
+    try {
+      build = await builds.build(website);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.kind === "rate_limited")) throw error;
+      return platformPage(pages.previewBusy(error.message, error.options.retryAfterSeconds ?? 1), method, {
+        ...PREVIEW_HEADERS,
+        "retry-after": String(error.options.retryAfterSeconds ?? 1),
+      });
+    }
     if (!build.ok) {
       return platformPage(
         pages.previewBuildFailed(build.diagnostics, build.message),

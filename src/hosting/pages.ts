@@ -110,6 +110,12 @@ export const pages = {
     ],
     link: { href: signInUrl, label: "Sign in to preview" },
   }),
+  previewBusy: (message: string, retryAfterSeconds: number): PlatformPage => ({
+    status: 429,
+    code: "429 · Preview",
+    title: "The draft is waiting to be built",
+    paragraphs: [message, `Reload this page in ${retryAfterSeconds} seconds.`],
+  }),
   previewBuildFailed: (diagnostics: readonly Diagnostic[], message: string): PlatformPage => ({
     status: 500,
     code: "Preview · Build failed",

@@ -32,8 +32,11 @@ export type PreviewAuth =
   | { ok: false; status: 401 | 429; message: string; headers?: Record<string, string> };
 
 export interface DraftBuilds {
-  /** The current draft of `websiteId`, built in preview mode (cached by the draft's content for a while). */
-  build(websiteId: string): Promise<PreviewBuild>;
+  /**
+   * The current draft of `website`, built in preview mode (cached by the draft's content for a while) in its
+   * organization's queue of the build sandbox. Rejects with `rate_limited` when that queue is full.
+   */
+  build(website: { id: string; organizationId: string }): Promise<PreviewBuild>;
 }
 
 /**
@@ -59,6 +62,7 @@ export function draftBuilds(
   };
 
   async function run(
+    organizationId: string,
     rows: { path: string; sha256: string }[],
     snapshot: CmsSnapshot | undefined,
   ): Promise<PreviewBuild> {
@@ -74,7 +78,13 @@ export function draftBuilds(
       const cms: CmsProvider | undefined = snapshot
         ? { collections: () => Object.keys(snapshot), list: (name) => snapshot[name] ?? [] }
         : undefined;
-      const result = await buildSite({ files, mode: "preview", ...(cms ? { cms } : {}) });
+      const result = await buildSite({
+        files,
+        organizationId,
+        mode: "preview",
+        limits: platform.config.buildLimits,
+        ...(cms ? { cms } : {}),
+      });
       const out = new Map<string, { file: ServedFile; body: Uint8Array }>();
       for (const page of result.pages) {
         const body = Buffer.from(page.html);
@@ -108,7 +118,7 @@ export function draftBuilds(
   }
 
   return {
-    async build(websiteId) {
+    async build({ id: websiteId, organizationId }) {
       const rows = await platform.db.read((s) => s.sourceFiles.list(websiteId, {}));
       // The CMS content is part of the key: an edited item shows in the next preview request.
       const provider = options.cmsOf?.(websiteId);
@@ -125,7 +135,7 @@ export function draftBuilds(
       const hit = cache.get(key);
       if (hit && hit.expires > now) return hit.build;
       sweep(now);
-      const build = run(rows, snapshot);
+      const build = run(organizationId, rows, snapshot);
       cache.set(key, { expires: now + options.ttlMs, build });
       // Unexpected failures (not a draft's own errors) are not remembered.
       build.catch(() => cache.delete(key));

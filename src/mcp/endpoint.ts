@@ -11,7 +11,8 @@ import { canCall } from "../kernel/pipeline.ts";
 import type { Principal } from "../kernel/principal.ts";
 import { resourceMetadataUrlOf, resourceOf, SCOPE_ALL } from "../oauth/settings.ts";
 import type { Platform } from "../platform.ts";
-import { errorResponse, readBodyText } from "../rest/http.ts";
+import { bodyLimit, readBodyText } from "../rest/body.ts";
+import { errorResponse } from "../rest/http.ts";
 import { fastModernToolsCall, fastToolsCall } from "./fast-call.ts";
 import { checkOrigin, corsHeaders, currentOriginPolicy, preflightResponse, withHeaders } from "./origins.ts";
 import { type CallerInfo, mcpServerFactory, SERVER_NAME, toolCaller } from "./server-factory.ts";
@@ -75,7 +76,7 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
       scopes: [],
       extra: caller as unknown as Record<string, unknown>,
     };
-    const text = await readBodyText(request, platform.config.maxBodyBytes);
+    const text = await readBodyText(request, bodyLimit(platform.config, "api"));
     const body = parseJson(text);
     const beyond = principal.type === "oauth_token" ? toolBeyondGrant(principal, body) : undefined;
     if (beyond) return insufficientScope(platform, beyond);

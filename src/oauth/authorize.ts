@@ -4,6 +4,7 @@ import { requireSignedIn } from "../app/guard.ts";
 import { hashSecret } from "../auth/secrets.ts";
 import { newId } from "../kernel/ids.ts";
 import type { Platform } from "../platform.ts";
+import { bodyLimit, readUrlEncoded } from "../rest/body.ts";
 import { REQUEST_PARAMS, redirectToClient, validateAuthorizeRequest } from "./authorize-request.ts";
 import { consentOrganizations, renderConsent } from "./consent-page.ts";
 import { errorPage } from "./http.ts";
@@ -24,7 +25,8 @@ export async function authorizePage(platform: Platform, event: H3Event): Promise
 }
 
 /**
- * POST /oauth/authorize: the consent form. Requires the session and its CSRF token; re-validates the whole
+ * POST /oauth/authorize: the consent form (bounded by the form body limit; a larger one is refused with 413 before
+ * it is buffered). Requires the session and its CSRF token; re-validates the whole
  * request; records the grant and a single-use code (stored hashed, ≤ 10 minutes); redirects with code,
  * state and iss.
  */
@@ -33,9 +35,7 @@ export async function authorizeDecision(platform: Platform, event: H3Event): Pro
   if (!type.startsWith("application/x-www-form-urlencoded")) {
     return errorPage("Invalid request", "The consent form must be posted as a form.");
   }
-  const text = await event.req.text();
-  if (text.length > 256 * 1024) return errorPage("Invalid request", "The consent form is too large.", 413);
-  const form = new URLSearchParams(text);
+  const form = await readUrlEncoded(event.req, bodyLimit(platform.config, "form"));
   const params = new URLSearchParams();
   for (const name of REQUEST_PARAMS) for (const value of form.getAll(name)) params.append(name, value);
   const signedIn = await readSession(platform, event.req);

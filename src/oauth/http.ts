@@ -1,5 +1,8 @@
 import { html } from "../app/ui/html.ts";
 import { renderPage } from "../app/ui/layout.ts";
+import type { Platform } from "../platform.ts";
+import { BodyRefused, bodyLimit, readUrlEncoded } from "../rest/body.ts";
+import { errorResponse } from "../rest/http.ts";
 
 /**
  * CORS for the endpoints browser-based clients (the MCP Inspector) call: metadata, token, registration and
@@ -41,6 +44,17 @@ export class OAuthProblem extends Error {
   }
 }
 
+/** The answer to a failure of an OAuth endpoint: its OAuth error, or a refused body's error body (with CORS). */
+export function failureResponse(error: unknown): Response | undefined {
+  if (error instanceof OAuthProblem) return problemResponse(error);
+  if (error instanceof BodyRefused) {
+    const response = errorResponse(error);
+    for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+    return response;
+  }
+  return undefined;
+}
+
 export function problemResponse(problem: OAuthProblem): Response {
   return oauthJson(
     { error: problem.error, error_description: problem.description },
@@ -49,15 +63,16 @@ export function problemResponse(problem: OAuthProblem): Response {
   );
 }
 
-/** Reads an `application/x-www-form-urlencoded` body (the token, revocation and consent endpoints). */
-export async function readForm(request: Request, maxBytes = 64 * 1024): Promise<URLSearchParams> {
+/**
+ * Reads an `application/x-www-form-urlencoded` body of the token and revocation endpoints (bounded: a body past
+ * the form limit is refused with 413 before it is buffered).
+ */
+export async function readForm(platform: Platform, request: Request): Promise<URLSearchParams> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/x-www-form-urlencoded")) {
     throw new OAuthProblem("invalid_request", "Send the parameters as application/x-www-form-urlencoded.");
   }
-  const text = await request.text();
-  if (text.length > maxBytes) throw new OAuthProblem("invalid_request", "The request body is too large.");
-  const params = new URLSearchParams(text);
+  const params = await readUrlEncoded(request, bodyLimit(platform.config, "form"));
   for (const name of new Set(params.keys())) {
     if (params.getAll(name).length > 1) {
       throw new OAuthProblem("invalid_request", `The parameter '${name}' is given more than once.`);

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { H3Event } from "h3";
 import type { Platform } from "../platform.ts";
+import { bodyLimit, readBodyText } from "../rest/body.ts";
 import { clientIp } from "../rest/request-meta.ts";
 import { ClientProblem, checkRedirectUris, clientName } from "./clients.ts";
-import { OAuthProblem, oauthJson, problemResponse } from "./http.ts";
+import { failureResponse, OAuthProblem, oauthJson } from "./http.ts";
 import { oauthSettings } from "./settings.ts";
 
 const GRANT_TYPES = ["authorization_code", "refresh_token"];
@@ -42,8 +43,7 @@ export async function registerClient(platform: Platform, event: H3Event): Promis
         },
       );
     }
-    const text = await event.req.text();
-    if (text.length > 64 * 1024) throw invalid("The registration request is too large.");
+    const text = await readBodyText(event.req, bodyLimit(platform.config, "form"));
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(text);
@@ -99,7 +99,8 @@ export async function registerClient(platform: Platform, event: H3Event): Promis
     );
     return oauthJson({ client_id: clientId, client_id_issued_at: Math.floor(now / 1000), ...metadata }, 201);
   } catch (error) {
-    if (error instanceof OAuthProblem) return problemResponse(error);
+    const answer = failureResponse(error);
+    if (answer) return answer;
     throw error;
   }
 }

@@ -6,7 +6,7 @@ import type { OAuthClientRecord } from "../db/stores/oauth.ts";
 import { newId } from "../kernel/ids.ts";
 import type { Platform } from "../platform.ts";
 import { ClientProblem, isMetadataDocumentId, resolveClient } from "./clients.ts";
-import { OAuthProblem, oauthJson, problemResponse, readForm } from "./http.ts";
+import { failureResponse, OAuthProblem, oauthJson, problemResponse, readForm } from "./http.ts";
 import { oauthSettings, resourceOf } from "./settings.ts";
 import { issueTokens } from "./tokens.ts";
 
@@ -22,7 +22,7 @@ const s256 = (verifier: string) => createHash("sha256").update(verifier).digest(
  */
 export async function tokenEndpoint(platform: Platform, event: H3Event): Promise<Response> {
   try {
-    const form = await readForm(event.req);
+    const form = await readForm(platform, event.req);
     const clientId = form.get("client_id");
     if (!clientId) throw new OAuthProblem("invalid_client", "client_id is required (public clients).", 401);
     const grantType = form.get("grant_type");
@@ -45,7 +45,8 @@ export async function tokenEndpoint(platform: Platform, event: H3Event): Promise
     if ("problem" in outcome) return problemResponse(outcome.problem);
     return oauthJson(outcome.body);
   } catch (error) {
-    if (error instanceof OAuthProblem) return problemResponse(error);
+    const answer = failureResponse(error);
+    if (answer) return answer;
     platform.log.error("oauth token endpoint", error);
     return oauthJson({ error: "server_error", error_description: "The token could not be issued." }, 500);
   }
@@ -166,7 +167,7 @@ async function rotateRefresh(
 /** POST /oauth/revoke (RFC 7009): revokes an access token, or a refresh token and its whole family. */
 export async function revokeEndpoint(platform: Platform, event: H3Event): Promise<Response> {
   try {
-    const form = await readForm(event.req);
+    const form = await readForm(platform, event.req);
     const token = form.get("token");
     if (!token) throw new OAuthProblem("invalid_request", "token is required.");
     const clientId = form.get("client_id");
@@ -179,7 +180,8 @@ export async function revokeEndpoint(platform: Platform, event: H3Event): Promis
     });
     return oauthJson({});
   } catch (error) {
-    if (error instanceof OAuthProblem) return problemResponse(error);
+    const answer = failureResponse(error);
+    if (answer) return answer;
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import { ApiError, type ErrorBody } from "../kernel/errors.ts";
 import type { JsonSchema } from "../kernel/json-schema.ts";
+import { type BodyLimit, readBodyText } from "./body.ts";
 
 /** A JSON response with the API's headers. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -15,30 +16,9 @@ export function errorResponse(error: ApiError, nameOperation?: (id: string) => s
   return json(body, error.status, error.options.headers);
 }
 
-/** Reads a body as text with a size cap: 413 (with the error body) past the cap. */
-export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  const reader = request.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** Reads a JSON object body with a size cap: 413 past the cap, 400 for invalid JSON or a non-object. */
-export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
-  const text = await readBodyText(request, maxBytes);
+/** Reads a JSON object body (bounded, see body.ts): 400 for invalid JSON or a non-object. */
+export async function readJsonObject(request: Request, limit: BodyLimit): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request, limit);
   if (text.trim() === "") return {};
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
@@ -56,10 +36,6 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
     throw new ApiError("validation", "Request body: must be a JSON object.");
   }
   return value as Record<string, unknown>;
-}
-
-function tooLarge(maxBytes: number) {
-  return new ApiError("validation", `Request body: larger than the ${maxBytes}-byte limit.`, { status: 413 });
 }
 
 /** Query parameters typed by the input schema: numbers, booleans and arrays are coerced; the rest stay strings. */

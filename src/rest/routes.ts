@@ -6,6 +6,7 @@ import { jsonSchemasOf, pathParamsOf } from "../kernel/json-schema.ts";
 import { callTool } from "../kernel/pipeline.ts";
 import type { Principal } from "../kernel/principal.ts";
 import type { Platform } from "../platform.ts";
+import { bodyLimit } from "./body.ts";
 import { errorResponse, json, queryInput, readJsonObject } from "./http.ts";
 import { openApiDocument } from "./openapi.ts";
 import { clientIp, requestIdOf } from "./request-meta.ts";
@@ -97,7 +98,7 @@ export function registerOperationRoutes(
         const input =
           tool.http.method === "GET"
             ? queryInput(event.url.searchParams, schema)
-            : await readJsonObject(event.req, platform.config.maxBodyBytes);
+            : await readJsonObject(event.req, bodyLimit(platform.config, "api"));
         const params = getRouterParams(event, { decode: true });
         for (const name of pathParams) {
           if (name in input && input[name] !== params[name]) {

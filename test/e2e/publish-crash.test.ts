@@ -150,6 +150,7 @@ async function expectedVersions(): Promise<Versions> {
         ["pages/index.tsx", crashVersions[version]],
         ...stampFiles("expected").map((f): [string, string] => [f.path, f.content]),
       ]),
+      organizationId: "org_test",
       mode: "publish",
     });
   const [a, b] = await Promise.all([build("A"), build("B")]);

@@ -55,8 +55,10 @@ export async function publishFiles(
   files: Map<string, string> | Record<string, string>,
   options: { createdById?: string; publish?: boolean } = {},
 ): Promise<{ deploymentId: string; result: BuildResult }> {
+  const website = await platform.db.read((stores) => stores.websites.get(websiteId));
   const result = await buildSite({
     files: files instanceof Map ? files : new Map(Object.entries(files)),
+    organizationId: website!.organizationId,
     mode: "publish",
   });
   return { deploymentId: await publishBuild(platform, websiteId, result, options), result };

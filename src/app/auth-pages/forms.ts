@@ -2,19 +2,20 @@ import type { H3Event } from "h3";
 import { checkFormCsrf, formCsrfToken, sameOriginRequest } from "../../accounts/csrf.ts";
 import { ApiError, toApiError } from "../../kernel/errors.ts";
 import type { Platform } from "../../platform.ts";
-import { readBodyText } from "../../rest/http.ts";
+import { bodyLimit, readUrlEncoded } from "../../rest/body.ts";
 import { clientIp } from "../../rest/request-meta.ts";
 import { type Flash, flash } from "../ui/components.ts";
 import { html, type SafeHtml } from "../ui/html.ts";
 import { renderPage } from "../ui/layout.ts";
 
-const MAX_FORM_BYTES = 16 * 1024;
-
-/** The fields of a url-encoded form post (empty for any other body). */
-export async function readForm(event: H3Event): Promise<URLSearchParams> {
+/**
+ * The fields of a url-encoded form post (empty for any other body, which is not read); a body past the form limit
+ * is refused with 413 before it is buffered.
+ */
+export async function readForm(platform: Platform, event: H3Event): Promise<URLSearchParams> {
   const type = event.req.headers.get("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return new URLSearchParams();
-  return new URLSearchParams(await readBodyText(event.req, MAX_FORM_BYTES));
+  return readUrlEncoded(event.req, bodyLimit(platform.config, "form"));
 }
 
 /** The client address and user agent recorded with sessions and used for throttling. */

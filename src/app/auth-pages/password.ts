@@ -47,7 +47,7 @@ export function registerPasswordReset(app: H3, platform: Platform): void {
   );
 
   app.post("/password/forgot", async (event) => {
-    const form = await readForm(event);
+    const form = await readForm(platform, event);
     if (!signedOutPostAllowed(platform, event, form)) return forbiddenPage();
     const email = form.get("email") ?? "";
     try {
@@ -87,7 +87,7 @@ export function registerPasswordReset(app: H3, platform: Platform): void {
   });
 
   app.post("/password/reset", async (event) => {
-    const form = await readForm(event);
+    const form = await readForm(platform, event);
     if (!signedOutPostAllowed(platform, event, form)) return forbiddenPage();
     const token = form.get("token") ?? "";
     try {

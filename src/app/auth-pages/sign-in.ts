@@ -39,7 +39,7 @@ export function registerSignIn(app: H3, platform: Platform): void {
   });
 
   app.post("/signin", async (event) => {
-    const form = await readForm(event);
+    const form = await readForm(platform, event);
     if (!signedOutPostAllowed(platform, event, form)) return forbiddenPage();
     const next = safeNext(form.get("next") ?? event.url.searchParams.get("next"));
     const email = form.get("email") ?? "";
@@ -60,7 +60,7 @@ export function registerSignIn(app: H3, platform: Platform): void {
   app.post("/signout", async (event) => {
     const signedIn = await readSession(platform, event.req);
     if (!signedIn) return redirect("/signin");
-    const form = await readForm(event);
+    const form = await readForm(platform, event);
     if (!sameOriginRequest(platform, event.req) || !checkCsrf(signedIn, form.get("csrf"))) {
       return forbiddenPage(signedIn);
     }

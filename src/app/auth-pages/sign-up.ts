@@ -50,7 +50,7 @@ export function registerSignUp(app: H3, platform: Platform): void {
   });
 
   app.post("/signup", async (event) => {
-    const form = await readForm(event);
+    const form = await readForm(platform, event);
     if (!signedOutPostAllowed(platform, event, form)) return forbiddenPage();
     const next = safeNext(form.get("next") ?? event.url.searchParams.get("next"));
     const values = { name: form.get("name") ?? "", email: form.get("email") ?? "" };

@@ -6,6 +6,8 @@ import { ApiError, renderSuggestion, toApiError } from "../../kernel/errors.ts";
 import { callTool } from "../../kernel/pipeline.ts";
 import type { Principal } from "../../kernel/principal.ts";
 import type { Platform } from "../../platform.ts";
+import { BodyRefused, bodyLimit, readUrlEncoded } from "../../rest/body.ts";
+import { errorResponse } from "../../rest/http.ts";
 import { requestIdOf } from "../../rest/request-meta.ts";
 import { redirect, requireSignedIn } from "../guard.ts";
 import { emptyState, type Flash } from "../ui/components.ts";
@@ -118,21 +120,15 @@ export function errorPage(ctx: AppContext, error: unknown): Response {
 
 /**
  * The posted form of a signed-in page after its CSRF checks (the session's token in the `csrf` field, and no
- * cross-origin `Origin` or `Sec-Fetch-Site`); a 403 page otherwise, and nothing is changed.
+ * cross-origin `Origin` or `Sec-Fetch-Site`); a 403 page otherwise, and nothing is changed. Only url-encoded
+ * bodies are read (the dashboard's forms send nothing else), bounded by the form body limit: a larger one is
+ * refused with 413 before it is buffered.
  */
 export async function readForm(ctx: AppContext): Promise<URLSearchParams | Response> {
-  let form: URLSearchParams;
-  try {
-    const type = ctx.event.req.headers.get("content-type") ?? "";
-    if (type.includes("multipart/form-data")) {
-      form = new URLSearchParams();
-      for (const [k, v] of await ctx.event.req.formData()) if (typeof v === "string") form.append(k, v);
-    } else {
-      form = new URLSearchParams(await ctx.event.req.text());
-    }
-  } catch {
-    form = new URLSearchParams();
-  }
+  const type = ctx.event.req.headers.get("content-type") ?? "";
+  const form = /^application\/x-www-form-urlencoded\b/i.test(type)
+    ? await readUrlEncoded(ctx.event.req, bodyLimit(ctx.platform.config, "form"))
+    : new URLSearchParams();
   if (!sameOriginRequest(ctx.platform, ctx.event.req) || !checkCsrf(ctx.signedIn, form.get("csrf"))) {
     return page(ctx, {
       title: "Form expired",
@@ -159,6 +155,7 @@ export function handle<C extends AppContext>(
     try {
       return await handler(ctx);
     } catch (error) {
+      if (error instanceof BodyRefused) return errorResponse(error);
       if (!(error instanceof ApiError)) platform.log.error(`page ${event.url.pathname} failed`, error);
       return errorPage(ctx, error);
     }

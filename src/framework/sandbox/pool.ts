@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
+import { ApiError } from "../../kernel/errors.ts";
+import { FairQueue, type FairShare } from "./fair-queue.ts";
 import type { FromWorker, SandboxJob, SandboxOutcome, ToWorker, WorkerConfig } from "./protocol.ts";
 
 /** Time past the render's own time limit after which the parent terminates a worker that has not answered. */
@@ -34,32 +36,52 @@ interface Pending {
   resolve: (outcome: SandboxOutcome) => void;
 }
 
+/** The shared pool's defaults: two workers; per organization one render at a time and four more waiting. */
+export const POOL_DEFAULTS = { maxWorkers: 2, maxRunning: 1, maxWaiting: 4 } as const;
+
 /**
  * Runs sandbox jobs on at most `maxWorkers` worker threads. A worker loads QuickJS once and serves
  * job after job; one that hit a limit, crashed or overran its hard timeout is terminated and
  * replaced. Idle workers do not keep the process alive.
+ *
+ * Jobs are queued by owner (the organization whose build it is) and started fairly (see FairQueue): an
+ * owner runs at most `maxRunning` jobs at once, owners with waiting jobs take turns, and an owner with
+ * `maxWaiting` jobs already waiting is refused more with `rate_limited`.
  */
 export class SandboxPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Pending[] = [];
+  private readonly queue: FairQueue<Pending>;
   private nextId = 1;
   private closed = false;
 
   /** Most worker threads alive at once. */
   readonly maxWorkers: number;
 
-  constructor(maxWorkers = 2) {
-    this.maxWorkers = maxWorkers;
+  constructor(options: { maxWorkers?: number } & Partial<FairShare> = {}) {
+    this.maxWorkers = options.maxWorkers ?? POOL_DEFAULTS.maxWorkers;
+    this.queue = new FairQueue({
+      maxRunning: options.maxRunning ?? POOL_DEFAULTS.maxRunning,
+      maxWaiting: options.maxWaiting ?? POOL_DEFAULTS.maxWaiting,
+    });
   }
 
-  /** Runs one job; resolves with its outcome (limits and crashes included), never rejects. */
-  run(job: SandboxJob, onProgress?: (file: string, route: string) => void): Promise<SandboxOutcome> {
-    return new Promise((resolve) => {
+  /**
+   * Runs one job of `owner`; resolves with its outcome (limits and crashes included). Rejects only when the
+   * owner already has its most jobs waiting: `rate_limited`, with the time one job may take as the retry hint.
+   */
+  run(
+    job: SandboxJob,
+    options: { owner: string; onProgress?: (file: string, route: string) => void },
+  ): Promise<SandboxOutcome> {
+    return new Promise((resolve, reject) => {
       if (this.closed) {
         resolve({ pages: [], problems: [], logs: [], crash: "the sandbox pool is closed" });
         return;
       }
-      this.queue.push({ job, onProgress, resolve });
+      if (!this.queue.offer(options.owner, { job, onProgress: options.onProgress, resolve })) {
+        reject(busy(this.queue.share.maxWaiting, job.timeLimitMs));
+        return;
+      }
       this.dispatch();
     });
   }
@@ -67,7 +89,7 @@ export class SandboxPool {
   /** Terminates every worker; later jobs fail at once. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0)) {
+    for (const pending of this.queue.drain()) {
       pending.resolve({ pages: [], problems: [], logs: [], crash: "the sandbox pool is closed" });
     }
     await Promise.all(this.slots.splice(0).map((slot) => this.kill(slot)));
@@ -78,21 +100,22 @@ export class SandboxPool {
     return this.slots.length;
   }
 
+  /** Jobs of `owner` waiting for a worker (for tests and metrics). */
+  waitingOf(owner: string): number {
+    return this.queue.waitingOf(owner);
+  }
+
   private dispatch(): void {
-    while (this.queue.length > 0) {
-      const next = this.queue[0]!;
+    while (this.queue.ready) {
+      if (this.slots.length >= this.maxWorkers && this.slots.every((s) => s.busy)) return; // all busy: wait
+      const { owner, item: next } = this.queue.take()!;
       const config: WorkerConfig = { memoryLimitBytes: next.job.memoryLimitBytes };
       let slot = this.slots.find(
         (s) => !s.busy && !s.dead && s.config.memoryLimitBytes === config.memoryLimitBytes,
       );
-      if (!slot && this.slots.length >= this.maxWorkers) {
-        const idle = this.slots.find((s) => !s.busy);
-        if (!idle) return; // all busy: wait
-        this.remove(idle);
-      }
+      if (!slot && this.slots.length >= this.maxWorkers) this.remove(this.slots.find((s) => !s.busy)!);
       slot ??= this.spawn(config);
-      this.queue.shift();
-      void this.execute(slot, next);
+      void this.execute(slot, next, owner);
     }
   }
 
@@ -145,7 +168,7 @@ export class SandboxPool {
     return slot;
   }
 
-  private async execute(slot: Slot, pending: Pending): Promise<void> {
+  private async execute(slot: Slot, pending: Pending, owner: string): Promise<void> {
     slot.busy = true;
     slot.worker.ref();
     let recycle = true;
@@ -157,6 +180,7 @@ export class SandboxPool {
       outcome = { pages: [], problems: [], logs: [], crash: String((error as Error)?.message ?? error) };
     }
     slot.busy = false;
+    this.queue.finished(owner);
     if (recycle || slot.dead || this.closed) this.remove(slot);
     else slot.worker.unref();
     pending.resolve(outcome);
@@ -228,11 +252,28 @@ export class SandboxPool {
   }
 }
 
+/** The refusal of a job whose owner already has `maxWaiting` jobs waiting. */
+function busy(maxWaiting: number, timeLimitMs: number): ApiError {
+  const retryAfterSeconds = Math.ceil((timeLimitMs + HARD_TIMEOUT_GRACE_MS) / 1000);
+  return new ApiError(
+    "rate_limited",
+    `This organization already has ${maxWaiting} builds waiting for the build sandbox.`,
+    {
+      suggestion: `Retry after ${retryAfterSeconds} second(s), when one of them has finished.`,
+      retryAfterSeconds,
+      headers: { "Retry-After": String(retryAfterSeconds) },
+    },
+  );
+}
+
 let shared: SandboxPool | undefined;
 
-/** The process-wide pool (two workers): builds share it, so at most two renders run at once. */
+/**
+ * The process-wide pool (POOL_DEFAULTS): every build shares it, so at most two renders run at once, at most one
+ * of them per organization.
+ */
 export function sandboxPool(): SandboxPool {
-  shared ??= new SandboxPool(2);
+  shared ??= new SandboxPool();
   return shared;
 }
 

@@ -1,4 +1,3 @@
-import type { BlobStore } from "../../blobs/index.ts";
 import type { DeploymentOutputRecord, DeploymentRecord } from "../../db/stores/deployments.ts";
 import type { Stores } from "../../db/stores/index.ts";
 import {
@@ -15,6 +14,7 @@ import { ApiError } from "../../kernel/errors.ts";
 import { isIdShaped, newId } from "../../kernel/ids.ts";
 import type { Principal } from "../../kernel/principal.ts";
 import { iso } from "../../kernel/schemas.ts";
+import type { Platform } from "../../platform.ts";
 import { readCmsSnapshot, snapshotProvider } from "../cms/provider.ts";
 import { readDraft, sameFiles } from "./draft.ts";
 
@@ -65,16 +65,18 @@ export interface PreparedDeployment {
 const encoder = new TextEncoder();
 
 /**
- * Builds `files` and puts every page and asset into the blob store. A build failure is the framework's
- * `validation` error (details: `{file, line, column, message}` per source error) with a suggestion naming the
- * operations that fix it.
+ * Builds `files` (in the build sandbox's queue of `organizationId`) and puts every page and asset into the blob
+ * store. A build failure is the framework's `validation` error (details: `{file, line, column, message}` per
+ * source error) with a suggestion naming the operations that fix it.
  */
 export async function buildAndStore(
-  blobs: BlobStore,
+  platform: Platform,
+  organizationId: string,
   files: ReadonlyMap<string, string>,
   cms: CmsSnapshot = {},
 ): Promise<StoredBuild> {
-  const result = await build(files, cms);
+  const { blobs } = platform;
+  const result = await build(platform, organizationId, files, cms);
   const items = [
     ...result.pages.map((page) => ({
       path: page.path,
@@ -101,10 +103,21 @@ export async function buildAndStore(
 }
 
 /** One run of the framework's build; its `validation` error gets a suggestion naming the operations that fix it. */
-async function build(files: ReadonlyMap<string, string>, cms: CmsSnapshot): Promise<BuildResult> {
+async function build(
+  platform: Platform,
+  organizationId: string,
+  files: ReadonlyMap<string, string>,
+  cms: CmsSnapshot,
+): Promise<BuildResult> {
   publishingStats.builds++;
   try {
-    return await buildSite({ files, mode: MODE, cms: snapshotProvider(cms) });
+    return await buildSite({
+      files,
+      organizationId,
+      mode: MODE,
+      cms: snapshotProvider(cms),
+      limits: platform.config.buildLimits,
+    });
   } catch (error) {
     if (!(error instanceof ApiError) || error.kind !== "validation") throw error;
     throw new ApiError("validation", error.message, {
@@ -117,11 +130,12 @@ async function build(files: ReadonlyMap<string, string>, cms: CmsSnapshot): Prom
 
 /** The check of the draft: build it (nothing is stored or published) and say what it would serve. */
 export async function checkDraft(ctx: PrepareContext, websiteId: string) {
-  const { draft, cms } = await ctx.read(async (stores) => ({
+  const { organizationId, draft, cms } = await ctx.read(async (stores) => ({
+    organizationId: await organizationOf(stores, websiteId),
     draft: await readDraft(stores, websiteId),
     cms: await readCmsSnapshot(stores, websiteId, MODE),
   }));
-  const result = await build(draft.files, cms);
+  const result = await build(ctx.platform, organizationId, draft.files, cms);
   return {
     sourceHash: result.sourceHash,
     pages: result.pages.map((page) => ({ route: page.route, path: page.path, source: page.source })),
@@ -148,7 +162,8 @@ export const projectDiagnostic = (d: Diagnostic) => ({
  * build it unless a ready deployment of the same source exists.
  */
 export async function prepareDeployment(ctx: PrepareContext, websiteId: string): Promise<PreparedDeployment> {
-  const { publishedIdAtRead, draft, cms } = await ctx.read(async (stores) => ({
+  const { organizationId, publishedIdAtRead, draft, cms } = await ctx.read(async (stores) => ({
+    organizationId: await organizationOf(stores, websiteId),
     publishedIdAtRead: await stores.deployments.publishedId(websiteId),
     draft: await readDraft(stores, websiteId),
     // The published CMS content, read with the draft: the deployment renders (and its hash covers) exactly this.
@@ -168,7 +183,14 @@ export async function prepareDeployment(ctx: PrepareContext, websiteId: string):
     stores.deployments.findBySourceHash(websiteId, sourceHash, READY),
   );
   if (existing) return { ...prepared, existingId: existing.id };
-  return { ...prepared, build: await buildAndStore(ctx.platform.blobs, draft.files, cms) };
+  return { ...prepared, build: await buildAndStore(ctx.platform, organizationId, draft.files, cms) };
+}
+
+/** The organization of a website, whose queue of the build sandbox its builds wait in. */
+async function organizationOf(stores: Stores, websiteId: string): Promise<string> {
+  const website = await stores.websites.get(websiteId);
+  if (!website) throw new ApiError("not_found", `Website '${websiteId}' was not found.`);
+  return website.organizationId;
 }
 
 export interface Committed {

@@ -25,12 +25,17 @@ export function fakeCms(
   };
 }
 
-/** Builds in publish mode with the given files. */
+/** Builds in publish mode with the given files (as one organization unless `extra` names another). */
 export function build(
   files: Record<string, string> | Map<string, string>,
   extra: Partial<BuildInput> = {},
 ): Promise<BuildResult> {
-  return buildSite({ files: files instanceof Map ? files : draft(files), mode: "publish", ...extra });
+  return buildSite({
+    files: files instanceof Map ? files : draft(files),
+    organizationId: "org_test",
+    mode: "publish",
+    ...extra,
+  });
 }
 
 /** Builds and expects a `validation` failure; returns its diagnostics. */

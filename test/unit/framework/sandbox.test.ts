@@ -271,11 +271,11 @@ describe("sandbox limits", () => {
     expect(page(result, "/")).toContain("<h1>After</h1>");
   });
 
-  it("runs builds in parallel on at most two workers", async () => {
+  it("runs builds of several organizations in parallel on at most two workers", async () => {
     const drafts = Array.from({ length: 5 }, (_, i) => ({ "pages/index.tsx": simplePage(`Site ${i}`) }));
     const results = await Promise.all([
-      ...drafts.map((d) => build(d)),
-      buildErrors(attack("  while (true) {}"), { limits: { timeLimitMs: 500 } }),
+      ...drafts.map((d, i) => build(d, { organizationId: `org_${i % 3}` })),
+      buildErrors(attack("  while (true) {}"), { organizationId: "org_3", limits: { timeLimitMs: 500 } }),
     ]);
     for (let i = 0; i < 5; i++) {
       expect(page(results[i] as Awaited<ReturnType<typeof build>>, "/")).toContain(`<h1>Site ${i}</h1>`);

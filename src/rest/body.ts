@@ -1,0 +1,122 @@
+import { ApiError } from "../kernel/errors.ts";
+import type { PlatformConfig } from "../platform.ts";
+
+/**
+ * The one reader of request bodies: every route that reads a body reads it here (a test fails on any other
+ * `.text()`, `.json()`, `.formData()` or `.arrayBuffer()` of a request in `src`). The body is streamed with a
+ * byte cap and a deadline, never buffered past the cap: a declared `Content-Length` over the cap is refused
+ * before a byte is read, a stream that outgrows it is cancelled at the first chunk past it, and a body that has
+ * not arrived by the deadline (a slow-loris sender) is cancelled too. After a refusal what the client still
+ * sends is read and dropped for `LINGER_MS` (so it gets to read the answer before its connection is closed under
+ * it), then its connection is closed.
+ */
+
+/** How long what a client still sends after a refusal is read and dropped before its connection is closed. */
+export const LINGER_MS = 1_000;
+
+/** How much of a body a route reads, and for how long. */
+export interface BodyLimit {
+  /** Most bytes; a larger body is refused with 413. */
+  maxBytes: number;
+  /** Time the whole body may take to arrive; past it the request is refused with 408. */
+  timeoutMs: number;
+}
+
+/**
+ * The limit of a kind of route: `api` for JSON operations (REST, `/app-api`, MCP: `maxBodyBytes`), `form` for
+ * form posts and the OAuth endpoints (`maxFormBodyBytes`); both with `bodyTimeoutMs`.
+ */
+export function bodyLimit(config: PlatformConfig, kind: "api" | "form"): BodyLimit {
+  return {
+    maxBytes: kind === "api" ? config.maxBodyBytes : config.maxFormBodyBytes,
+    timeoutMs: config.bodyTimeoutMs,
+  };
+}
+
+/** A body this reader refused (413 too large, 408 too slow): answered with the error body. */
+export class BodyRefused extends ApiError {}
+
+const tooLarge = (maxBytes: number) =>
+  new BodyRefused("validation", `Request body: larger than the ${maxBytes}-byte limit.`, {
+    suggestion: `Send at most ${maxBytes} bytes in one request.`,
+    status: 413,
+  });
+
+const tooSlow = (timeoutMs: number) =>
+  new BodyRefused("validation", `Request body: not received within ${timeoutMs / 1000} seconds.`, {
+    suggestion: "Send the whole body at once, then retry.",
+    status: 408,
+  });
+
+/** The body's bytes, at most `limit.maxBytes`, within `limit.timeoutMs` (BodyRefused otherwise). */
+export async function readBody(request: Request, limit: BodyLimit): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit.maxBytes) {
+    if (request.body) dropRest(request, request.body.getReader());
+    throw tooLarge(limit.maxBytes);
+  }
+  const reader = request.body?.getReader();
+  if (!reader) return new Uint8Array();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(tooSlow(limit.timeoutMs)), limit.timeoutMs);
+  });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), deadline]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit.maxBytes) throw tooLarge(limit.maxBytes);
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof BodyRefused) dropRest(request, reader);
+    else reader.cancel().catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/** The body as UTF-8 text, bounded as `readBody`. */
+export async function readBodyText(request: Request, limit: BodyLimit): Promise<string> {
+  return new TextDecoder().decode(await readBody(request, limit));
+}
+
+/** The fields of an `application/x-www-form-urlencoded` body, bounded as `readBody`. */
+export async function readUrlEncoded(request: Request, limit: BodyLimit): Promise<URLSearchParams> {
+  return new URLSearchParams(await readBodyText(request, limit));
+}
+
+/**
+ * Reads and drops what the client still sends after a refusal, keeping nothing: when the body ends within
+ * `LINGER_MS` the connection stays usable; past it, the stream is cancelled and the connection closed.
+ */
+function dropRest(request: Request, reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  // Taken now: cancelling the stream detaches the request from its connection.
+  const socket = socketOf(request);
+  const stop = () => {
+    clearTimeout(timer);
+    socket?.destroy();
+    reader.cancel().catch(() => undefined);
+  };
+  const timer = setTimeout(stop, LINGER_MS);
+  void (async () => {
+    try {
+      for (;;) {
+        if ((await reader.read()).done) return clearTimeout(timer);
+      }
+    } catch {
+      stop();
+    }
+  })();
+}
+
+/** The connection of a request served on node:http (srvx keeps the IncomingMessage); none in-process. */
+function socketOf(request: Request): { destroy(): void } | undefined {
+  return (request as { runtime?: { node?: { req?: { socket?: { destroy(): void } } } } }).runtime?.node?.req
+    ?.socket;
+}

@@ -1,0 +1,81 @@
+import { afterAll, expect, it } from "vitest";
+import { closeSandboxPool, sandboxPool } from "../../src/framework/index.ts";
+import { describeMatrix } from "../support/matrix.ts";
+
+afterAll(closeSandboxPool);
+
+/** The render time limit of these platforms' builds. */
+const TIME_LIMIT_MS = 2_000;
+/** What a trivial check may take beyond one time limit (bundling, a worker start, a busy machine). */
+const MARGIN_MS = 2_000;
+
+const endless = "export default function Home() {\n  while (true) {}\n  return <p>never</p>;\n}\n";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeMatrix(
+  "build fairness",
+  (ctx) => {
+    it("an organization flooding the build sandbox with endless renders does not hold up another's check", async () => {
+      // Organization A (the local one): a website whose home page never finishes rendering.
+      const flooder = await ctx.t.createWebsite(`Flooder ${ctx.dialect}`);
+      const lease = await ctx.request("POST", "/websiteSourceCode/lease/acquire", {
+        body: { websiteId: flooder.id },
+      });
+      const written = await ctx.request("POST", "/websiteSourceCode/files/write", {
+        body: { websiteId: flooder.id, leaseId: lease.body.leaseId, path: "pages/index.tsx", content: endless },
+      });
+      expect(written.status).toBe(200);
+      // Organization B: a website with the starter draft, and its own key.
+      const patient = await ctx.t.createOrganization(`Patient ${ctx.dialect}`);
+      const key = await ctx.t.call(
+        "apiKeys.create",
+        {
+          organizationId: patient.organization.id,
+          name: "b",
+          access: { kind: "organization", role: "admin" },
+        },
+        patient.principal,
+      );
+      const site = await ctx.t.call(
+        "websites.create",
+        { organizationId: patient.organization.id, name: "Patient site" },
+        patient.principal,
+      );
+      const check = (websiteId: string, apiKey?: string) =>
+        ctx.request("POST", "/websiteSourceCode/head/check", {
+          body: { websiteId },
+          ...(apiKey ? { key: apiKey } : {}),
+        });
+
+      // A floods: one render runs, four wait; a sixth is refused at once.
+      const flood = Array.from({ length: 5 }, () => check(flooder.id));
+      for (let i = 0; sandboxPool().waitingOf(flooder.organizationId) < 4; i++) {
+        if (i > 300) throw new Error("the flood never queued");
+        await sleep(20);
+      }
+      const refused = await check(flooder.id);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({
+        kind: "rate_limited",
+        message: "This organization already has 4 builds waiting for the build sandbox.",
+        retryAfterSeconds: 4,
+      });
+      expect(refused.headers.get("retry-after")).toBe("4");
+
+      // B's check runs beside A's flood, not after it.
+      const started = performance.now();
+      const checked = await check(site.id, key.plaintextKey);
+      const ms = performance.now() - started;
+      expect(checked.status).toBe(200);
+      expect(checked.body.pages.map((p: { route: string }) => p.route)).toContain("/");
+      expect(ms).toBeLessThan(TIME_LIMIT_MS + MARGIN_MS);
+
+      // Every render of A was stopped by the time limit.
+      for (const result of await Promise.all(flood)) {
+        expect(result.status).toBe(400);
+        expect(result.body.details[0].message).toContain(`render exceeded the time limit of ${TIME_LIMIT_MS} ms`);
+      }
+    }, 60_000);
+  },
+  { config: { buildLimits: { timeLimitMs: TIME_LIMIT_MS } }, server: false },
+);
