@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
 /**
@@ -13,7 +13,19 @@ export interface BlobStore {
   /** The bytes named `sha256`, or undefined when absent (or when the name is not a sha256). */
   get(sha256: string): Promise<Uint8Array | undefined>;
   has(sha256: string): Promise<boolean>;
+  /**
+   * Deletes temporary files of puts that never finished (a process killed mid-write) last modified before
+   * `olderThan` (ms); returns how many. A put in flight on any node is younger than the grace period, so it is
+   * never touched.
+   */
+  sweepTemporaryFiles(olderThan: number): Promise<number>;
 }
+
+/** How old a temporary blob file must be before a sweep deletes it: far longer than any put takes. */
+export const TEMPORARY_FILE_GRACE_MS = 60 * 60 * 1000;
+
+/** A put's temporary file: `.<sha256>.<random hex>.tmp` in the blob's folder. */
+const TEMPORARY_FILE = /^\.[0-9a-f]{64}\.[0-9a-f]+\.tmp$/;
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -23,6 +35,8 @@ export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").upd
  * Blobs as files `<root>/<aa>/<sha256>` (`aa`: the name's first two characters). A put writes a temporary file
  * in the same folder, fsyncs it, renames it into place and fsyncs the folder: a crash leaves the blob whole or
  * absent, never partial, and concurrent puts of one blob are harmless (the rename is atomic; both hold the same bytes).
+ * A crash mid-put leaves its temporary file behind; `sweepTemporaryFiles` deletes those (at start and in
+ * housekeeping).
  */
 export function fsBlobStore(root: string): BlobStore {
   const base = resolve(root);
@@ -63,7 +77,32 @@ export function fsBlobStore(root: string): BlobStore {
     async has(sha256) {
       return SHA256.test(sha256) && exists(pathOf(sha256));
     },
+    async sweepTemporaryFiles(olderThan) {
+      let removed = 0;
+      for (const folder of await entries(base)) {
+        if (!/^[0-9a-f]{2}$/.test(folder)) continue;
+        for (const name of await entries(join(base, folder))) {
+          if (!TEMPORARY_FILE.test(name)) continue;
+          const path = join(base, folder, name);
+          const info = await stat(path).catch(() => undefined);
+          if (!info || info.mtimeMs >= olderThan) continue;
+          await rm(path, { force: true });
+          removed++;
+        }
+      }
+      return removed;
+    },
   };
+}
+
+/** The names in a folder; none when it does not exist (yet). */
+async function entries(folder: string): Promise<string[]> {
+  try {
+    return await readdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
 }
 
 /** An in-memory store (tests, throwaway platforms). */
@@ -81,6 +120,9 @@ export function memoryBlobStore(): BlobStore {
     },
     async has(sha256) {
       return blobs.has(sha256);
+    },
+    async sweepTemporaryFiles() {
+      return 0;
     },
   };
 }

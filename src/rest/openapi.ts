@@ -40,8 +40,9 @@ const errorResponses = {
   "401": "Missing, malformed, expired or revoked key, or a browser session cookie.",
   "403": "The key's role lacks the operation's capability, or no grant on the organization.",
   "404": "Not found, or outside the key's scope.",
+  "408": "The request body did not arrive within the read timeout.",
   "409": "Conflict: duplicate, cap reached, or an idempotency key in use.",
-  "413": "Request body too large.",
+  "413": "Request body larger than the limit.",
   "429": "Rate limited; retry after Retry-After seconds.",
   "500": "Service failure; retry with backoff.",
 };

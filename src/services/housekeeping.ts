@@ -1,3 +1,4 @@
+import { TEMPORARY_FILE_GRACE_MS } from "../blobs/index.ts";
 import type { PurgeCounts, RetentionPolicy } from "../db/stores/housekeeping.ts";
 import type { Platform } from "../platform.ts";
 
@@ -15,26 +16,43 @@ export const CONTENT_GRACE_MS = 60 * 60 * 1000;
 
 export interface HousekeepingReport extends PurgeCounts {
   sourceContents: number;
+  /** Temporary blob files of puts a crash interrupted, older than TEMPORARY_FILE_GRACE_MS. */
+  blobTemporaryFiles: number;
 }
 
 /**
  * Deletes what has outlived its purpose: expired sessions, idempotency records, used reset links, old OAuth codes
- * and tokens, old outbox mail, and source texts nothing references. Idempotent and safe on every node at once.
+ * and tokens, old outbox mail, source texts nothing references, and temporary blob files crashes left behind.
+ * Idempotent and safe on every node at once.
  */
 export async function runHousekeeping(platform: Platform, now = Date.now()): Promise<HousekeepingReport> {
   const purged = await platform.db.transaction((stores) => stores.housekeeping.purgeExpired(now, retention));
   const sourceContents = await platform.db.transaction((stores) =>
     stores.sourceFiles.sweepContents(now - CONTENT_GRACE_MS),
   );
-  return { ...purged, sourceContents };
+  const blobTemporaryFiles = await sweepBlobTemporaryFiles(platform, now);
+  return { ...purged, sourceContents, blobTemporaryFiles };
 }
 
-/** Runs housekeeping every `intervalMs` (first run after `firstDelayMs`); returns the function that stops it. */
+/** Deletes the blob store's temporary files older than the grace period; returns how many. */
+export function sweepBlobTemporaryFiles(platform: Platform, now = Date.now()): Promise<number> {
+  return platform.blobs.sweepTemporaryFiles(now - TEMPORARY_FILE_GRACE_MS);
+}
+
+/**
+ * Sweeps the blob store's stale temporary files at once (what a crash of the last run left), then runs
+ * housekeeping every `intervalMs` (first run after `firstDelayMs`); returns the function that stops it.
+ */
 export function scheduleHousekeeping(
   platform: Platform,
   intervalMs = 15 * 60 * 1000,
   firstDelayMs = 60 * 1000,
 ): () => void {
+  sweepBlobTemporaryFiles(platform)
+    .then((removed) => {
+      if (removed > 0) platform.log.info(`removed ${removed} temporary blob file(s) of interrupted writes`);
+    })
+    .catch((error) => platform.log.error("blob sweep failed", error));
   let timer: NodeJS.Timeout;
   const run = () => {
     runHousekeeping(platform)

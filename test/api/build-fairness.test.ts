@@ -22,7 +22,12 @@ describeMatrix(
         body: { websiteId: flooder.id },
       });
       const written = await ctx.request("POST", "/websiteSourceCode/files/write", {
-        body: { websiteId: flooder.id, leaseId: lease.body.leaseId, path: "pages/index.tsx", content: endless },
+        body: {
+          websiteId: flooder.id,
+          leaseId: lease.body.leaseId,
+          path: "pages/index.tsx",
+          content: endless,
+        },
       });
       expect(written.status).toBe(200);
       // Organization B: a website with the starter draft, and its own key.
@@ -73,7 +78,9 @@ describeMatrix(
       // Every render of A was stopped by the time limit.
       for (const result of await Promise.all(flood)) {
         expect(result.status).toBe(400);
-        expect(result.body.details[0].message).toContain(`render exceeded the time limit of ${TIME_LIMIT_MS} ms`);
+        expect(result.body.details[0].message).toContain(
+          `render exceeded the time limit of ${TIME_LIMIT_MS} ms`,
+        );
       }
     }, 60_000);
   },

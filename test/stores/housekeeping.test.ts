@@ -1,12 +1,32 @@
 import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fsBlobStore, TEMPORARY_FILE_GRACE_MS } from "../../src/blobs/index.ts";
 import { newId } from "../../src/kernel/ids.ts";
-import { CONTENT_GRACE_MS, retention, runHousekeeping } from "../../src/services/housekeeping.ts";
+import {
+  CONTENT_GRACE_MS,
+  retention,
+  runHousekeeping,
+  scheduleHousekeeping,
+} from "../../src/services/housekeeping.ts";
 import { dialects } from "../support/databases.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** A temporary file as a put killed mid-write leaves it in `root`, last modified `ageMs` before `now`. */
+function leftover(root: string, ageMs: number, now = Date.now()): string {
+  const name = sha(`${Math.random()}`);
+  mkdirSync(join(root, name.slice(0, 2)), { recursive: true });
+  const path = join(root, name.slice(0, 2), `.${name}.a1b2c3d4e5f6.tmp`);
+  writeFileSync(path, "partial");
+  const when = new Date(now - ageMs);
+  utimesSync(path, when, when);
+  return path;
+}
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`housekeeping [${dialect.name}]`, () => {
@@ -130,6 +150,37 @@ for (const dialect of dialects) {
         path: files.items[0].path,
       });
       expect(read.content.length).toBeGreaterThan(0);
+    });
+
+    it("sweeps temporary blob files of interrupted writes older than the grace period, at start and in each run", async () => {
+      const root = mkdtempSync(join(tmpdir(), "sitewright-housekeeping-blobs-"));
+      try {
+        const platform = { ...t.platform, blobs: fsBlobStore(root) };
+        const now = Date.now();
+        const stale = [leftover(root, TEMPORARY_FILE_GRACE_MS + 1000, now), leftover(root, 3 * DAY, now)];
+        const fresh = leftover(root, 60_000, now);
+        const report = await runHousekeeping(platform, now);
+        expect(report.blobTemporaryFiles).toBe(2);
+        for (const path of stale) expect(existsSync(path)).toBe(false);
+        expect(existsSync(fresh)).toBe(true);
+        // Once it is older than the grace period, the next run takes it.
+        expect((await runHousekeeping(platform, now + TEMPORARY_FILE_GRACE_MS)).blobTemporaryFiles).toBe(1);
+        expect(existsSync(fresh)).toBe(false);
+
+        // At start: scheduling housekeeping sweeps at once, long before its first full run.
+        const atStart = leftover(root, 2 * TEMPORARY_FILE_GRACE_MS);
+        const stop = scheduleHousekeeping(platform, DAY, DAY);
+        try {
+          for (let i = 0; existsSync(atStart); i++) {
+            if (i > 100) throw new Error("the sweep at start did not run");
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        } finally {
+          stop();
+        }
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
     });
   });
 }
