@@ -66,6 +66,16 @@ describeMatrix(
         retryAfterSeconds: 4,
       });
       expect(refused.headers.get("retry-after")).toBe("4");
+      // A draft preview is a build of the same organization: refused alike, as a page.
+      const host = `preview--${flooder.slug}.localhost`;
+      const preview = await ctx.t.app.fetch(
+        new Request(`http://${host}/`, {
+          headers: { host, authorization: `Bearer ${ctx.t.adminKey.plaintextKey}` },
+        }),
+      );
+      expect(preview.status).toBe(429);
+      expect(preview.headers.get("retry-after")).toBe("4");
+      expect(await preview.text()).toContain("The draft is waiting to be built");
 
       // B's check runs beside A's flood, not after it.
       const started = performance.now();
