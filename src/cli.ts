@@ -16,10 +16,12 @@ const usage = `sitewright — the website platform for AI agents
       Everything in one process on embedded SQLite. The first start creates an organization, its owner
       and an admin API key, and prints the key, the REST base URL and the MCP URL. --port 0 picks a free
       port. OAuth clients may identify with metadata documents on loopback (http://localhost/…).
-  sitewright serve
+  sitewright serve [--mail-console]
       Production server, configured by the environment: DATABASE_URL, PORT, HOST, SITEWRIGHT_BASE_URL,
       SITEWRIGHT_APP_URL, SITEWRIGHT_SITES_DOMAIN, SITEWRIGHT_ALLOWED_ORIGINS, SITEWRIGHT_TRUST_PROXY,
-      SITEWRIGHT_SMTP_URL, SITEWRIGHT_MAIL_FROM, SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS.
+      SITEWRIGHT_SMTP_URL (required), SITEWRIGHT_MAIL_FROM, SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS. Without SMTP it
+      refuses to start unless told to print mail to the console instead (--mail-console or
+      SITEWRIGHT_MAIL=console; private test servers only).
   sitewright migrate
       Applies the committed migrations to DATABASE_URL (or the dev data dir) and exits.
   sitewright keys create --role admin|full_editor|content_editor [--website ID ...] [--name N]
@@ -96,8 +98,35 @@ async function dev(args: string[]) {
   });
 }
 
-async function serveFromEnv() {
+/** Why `serve` refuses to start without a mail server: the message names both ways out. */
+const NO_SMTP = `sitewright serve needs a mail server: invitations, password resets and email verification links are mailed.
+Set SITEWRIGHT_SMTP_URL (e.g. smtp://user:pass@smtp.example.com:587) and SITEWRIGHT_MAIL_FROM, or, on a private test
+server only, print mail to the console instead with --mail-console or SITEWRIGHT_MAIL=console.`;
+
+/**
+ * How `serve` sends mail: SMTP when SITEWRIGHT_SMTP_URL is set; the console (and the dashboard's outbox) only when
+ * asked explicitly. Anything else is a ConfigError naming both ways out.
+ */
+function serveMail(env: NodeJS.ProcessEnv, mailConsole: boolean): { smtpUrl?: string } {
+  const mode = env.SITEWRIGHT_MAIL;
+  if (mode !== undefined && mode !== "console" && mode !== "smtp") {
+    throw new ConfigError(`SITEWRIGHT_MAIL must be console or smtp, not '${mode}'.\n${NO_SMTP}`);
+  }
+  const toConsole = mailConsole || mode === "console";
+  if (toConsole && env.SITEWRIGHT_SMTP_URL) {
+    throw new ConfigError(
+      "Both SITEWRIGHT_SMTP_URL and console mail (--mail-console or SITEWRIGHT_MAIL=console) are set: choose one.",
+    );
+  }
+  if (env.SITEWRIGHT_SMTP_URL) return { smtpUrl: env.SITEWRIGHT_SMTP_URL };
+  if (!toConsole) throw new ConfigError(NO_SMTP);
+  return {};
+}
+
+async function serveFromEnv(args: string[]) {
+  const { values } = parseArgs({ args, options: { "mail-console": { type: "boolean", default: false } } });
   const env = process.env;
+  const mail = serveMail(env, values["mail-console"]);
   const port = Number(env.PORT ?? "8787");
   const host = env.HOST ?? "0.0.0.0";
   const base = defaultConfig(port);
@@ -111,12 +140,15 @@ async function serveFromEnv() {
     ...(isLoopbackHost(host) ? { loopbackPort: port } : {}),
     trustProxy: env.SITEWRIGHT_TRUST_PROXY === "true",
     mailFrom: env.SITEWRIGHT_MAIL_FROM ?? base.mailFrom,
-    ...(env.SITEWRIGHT_SMTP_URL ? { smtpUrl: env.SITEWRIGHT_SMTP_URL } : {}),
+    ...mail,
   };
   const db = await openDatabase({ url: env.DATABASE_URL ?? sqlitePath(".sitewright") });
   const platform = await createPlatform({ db, config });
   const server = await listen(createApp(platform), port, host);
   console.log(`Sitewright serving ${config.baseUrl} on port ${server.port} (${db.dialect}).`);
+  if (!config.smtpUrl) {
+    console.log("Mail is printed to this console (--mail-console): nothing is delivered.");
+  }
   const stopHousekeeping = scheduleHousekeeping(platform);
   shutdownOn(async () => {
     stopHousekeeping();
@@ -238,6 +270,8 @@ async function mcp(args: string[]) {
 }
 
 class UsageError extends Error {}
+/** A configuration that cannot run: its message alone is printed (no usage text). */
+class ConfigError extends Error {}
 
 async function main(argv: string[]) {
   const [command, ...args] = argv;
@@ -245,7 +279,7 @@ async function main(argv: string[]) {
     case "dev":
       return dev(args);
     case "serve":
-      return serveFromEnv();
+      return serveFromEnv(args);
     case "migrate":
       return migrate(args);
     case "keys":
@@ -264,7 +298,9 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error) => {
-  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
     console.error(`${error.message}\n\n${usage}`);
   } else if (error && typeof error === "object" && "kind" in error) {
     console.error(JSON.stringify((error as { toBody(): unknown }).toBody()));

@@ -90,4 +90,51 @@ describe("sitewright CLI", { timeout: 120_000 }, () => {
     const restarted = await run(process.execPath, [bin, "migrate", "--data-dir", dir], { env });
     expect(restarted.stdout).toMatch(/Migrations applied \(sqlite\)/);
   });
+
+  it("serve refuses to start without SMTP unless console mail is asked for, with one message naming both", async () => {
+    const { SITEWRIGHT_SMTP_URL: _smtp, SITEWRIGHT_MAIL: _mail, ...base } = env;
+    const refusals = [
+      { args: [], extra: {} },
+      { args: [], extra: { SITEWRIGHT_MAIL: "smtp" } },
+      { args: [], extra: { SITEWRIGHT_MAIL: "printer" } },
+      { args: ["--mail-console"], extra: { SITEWRIGHT_SMTP_URL: "smtp://127.0.0.1:1" } },
+    ];
+    for (const { args, extra } of refusals) {
+      const failure = await run(process.execPath, [bin, "serve", ...args], {
+        env: { ...base, ...extra, PORT: "0" },
+        cwd: freshDir(),
+      }).catch((e) => e);
+      expect(failure.code, JSON.stringify(extra)).toBe(1);
+      expect(failure.stderr).not.toContain("sitewright dev [--port"); // one message, not the usage text
+      if (extra.SITEWRIGHT_SMTP_URL) expect(failure.stderr).toMatch(/choose one/);
+      else
+        expect(failure.stderr).toMatch(/SITEWRIGHT_SMTP_URL.*\n.*--mail-console or SITEWRIGHT_MAIL=console/s);
+    }
+    for (const [args, extra] of [
+      [["--mail-console"], {}],
+      [[], { SITEWRIGHT_MAIL: "console" }],
+    ] as const) {
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      const child = spawn(process.execPath, [bin, "serve", ...args], {
+        env: { ...base, ...extra, PORT: String(port), HOST: "127.0.0.1" },
+        cwd: freshDir(),
+      });
+      children.push(child);
+      let output = "";
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 60_000);
+        child.stdout!.on("data", (chunk) => {
+          output += chunk;
+          if (output.includes("Mail is printed to this console")) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${output}`)));
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).status).toBe(200);
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+  });
 });

@@ -65,7 +65,10 @@ ${card({
   });
 }
 
-/** The signed-in user's connected OAuth clients, and the dev outbox (only without SMTP). */
+/**
+ * The signed-in user's connected OAuth clients, and the dev outbox (only without SMTP): the mail addressed to the
+ * signed-in user, never anyone else's (reset and invitation links in it are as good as the mailbox).
+ */
 export function registerAccountPages(app: H3, platform: Platform): void {
   app.get(
     "/account/connected-clients",
@@ -79,12 +82,13 @@ export function registerAccountPages(app: H3, platform: Platform): void {
     }),
   );
 
-  // Dev only: with SMTP configured mail leaves the machine and this page does not exist.
+  // Console mail only: with SMTP configured mail leaves the machine and this page does not exist.
   app.get(
     "/dev/outbox",
     handle(platform, appContext, async (ctx) => {
       if (!devMode(ctx.platform)) return errorPage(ctx, new ApiError("not_found", "No such page."));
-      const mail = await ctx.platform.db.read((stores) => stores.mail.recent(OUTBOX_LIMIT));
+      const to = ctx.signedIn.user.email.toLowerCase();
+      const mail = await ctx.platform.db.read((stores) => stores.mail.recent(OUTBOX_LIMIT, to));
       const items = mail.map(
         (
           m,
@@ -96,8 +100,8 @@ export function registerAccountPages(app: H3, platform: Platform): void {
       return page(ctx, {
         title: "Dev outbox",
         nav: "outbox",
-        body: html`${pageHeader("Dev outbox", `The last ${OUTBOX_LIMIT} messages the platform sent. In dev, mail is printed to the console and shown here instead of being delivered.`)}
-${items.length ? items : card({ body: emptyState("No mail yet", "Invitations and password resets show up here.") })}`,
+        body: html`${pageHeader("Dev outbox", `The last ${OUTBOX_LIMIT} messages the platform sent to ${to}. Without an SMTP server, mail is printed to the server's console and shown here, to its addressee only, instead of being delivered.`)}
+${items.length ? items : card({ body: emptyState("No mail yet", "Invitations and password resets addressed to you show up here.") })}`,
       });
     }),
   );
