@@ -9,15 +9,7 @@ import {
   verifyNothing,
   verifyPassword,
 } from "./passwords.ts";
-import {
-  type Bucket,
-  charge,
-  consume,
-  gate,
-  SIGN_IN_PER_EMAIL,
-  SIGN_IN_PER_IP,
-  SIGN_UP_PER_IP,
-} from "./throttle.ts";
+import { type Bucket, refund, SIGN_IN_PER_EMAIL, SIGN_IN_PER_IP, SIGN_UP_PER_IP, spend } from "./throttle.ts";
 
 /** Emails are compared and stored trimmed and lower-case. */
 export function normalizeEmail(email: string): string {
@@ -60,7 +52,7 @@ export async function signUp(
   const name = input.name.trim() || email.split("@")[0]!;
   if (name.length > 200) throw new ApiError("validation", "Name: use at most 200 characters.");
   checkPassword(input.password);
-  if (meta.ip) await consume(platform, [{ key: `signup:ip:${meta.ip}`, spec: SIGN_UP_PER_IP }], "sign-ups");
+  if (meta.ip) await spend(platform, [{ key: `signup:ip:${meta.ip}`, spec: SIGN_UP_PER_IP }], "sign-ups");
   const taken = () =>
     new ApiError("conflict", "An account with this email already exists.", {
       suggestion: "Sign in instead, or reset the password if you forgot it.",
@@ -88,8 +80,9 @@ export async function signUp(
 export const SIGN_IN_FAILED = "Email or password is incorrect.";
 
 /**
- * Checks an email and password. Failures are throttled per email and per client address (429 with the wait);
- * a successful sign-in takes nothing from either budget. Every failure says only `SIGN_IN_FAILED`.
+ * Checks an email and password. Failures are throttled per email and per client address (429 with the wait):
+ * every attempt pays one token of each budget before its password is checked (so parallel attempts never get
+ * past the cap), and a successful sign-in gets its tokens back. Every failure says only `SIGN_IN_FAILED`.
  */
 export async function signIn(
   platform: Platform,
@@ -101,16 +94,14 @@ export async function signIn(
     { key: `signin:email:${email}`, spec: SIGN_IN_PER_EMAIL },
     { key: `signin:ip:${meta.ip}`, spec: SIGN_IN_PER_IP },
   ];
-  await gate(platform, buckets, "sign-in attempts");
+  await spend(platform, buckets, "sign-in attempts");
   const password = input.password.slice(0, MAX_PASSWORD_LENGTH + 1);
   const user = await platform.db.read((stores) => stores.sessions.userByEmail(email));
   const ok =
     user?.passwordHash && password.length <= MAX_PASSWORD_LENGTH
       ? await verifyPassword(password, user.passwordHash)
       : await verifyNothing(password);
-  if (!ok || !user) {
-    await charge(platform, buckets);
-    throw new ApiError("unauthorized", SIGN_IN_FAILED);
-  }
+  if (!ok || !user) throw new ApiError("unauthorized", SIGN_IN_FAILED);
+  await refund(platform, buckets);
   return user;
 }

@@ -4,7 +4,7 @@ import type { Platform } from "../platform.ts";
 import { checkPassword, normalizeEmail } from "./accounts.ts";
 import { hashPassword } from "./passwords.ts";
 import { sha256Hex } from "./session.ts";
-import { consume, RESET_PER_EMAIL, RESET_PER_IP } from "./throttle.ts";
+import { RESET_PER_EMAIL, RESET_PER_IP, spend } from "./throttle.ts";
 
 /** How long an emailed reset link works. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
@@ -20,7 +20,7 @@ export async function requestPasswordReset(
   meta: { ip: string },
 ): Promise<void> {
   const email = normalizeEmail(rawEmail);
-  await consume(
+  await spend(
     platform,
     [
       { key: `reset:ip:${meta.ip}`, spec: RESET_PER_IP },

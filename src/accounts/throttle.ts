@@ -25,21 +25,24 @@ function tooMany(retryAfterSeconds: number, what: string): ApiError {
   });
 }
 
-/** Throws 429 when any bucket is empty, taking nothing (failures are charged with `charge`). */
-export async function gate(platform: Platform, buckets: readonly Bucket[], what: string): Promise<void> {
+/**
+ * Takes one token from every bucket before the attempt runs, each take atomic (check and take in one step), so
+ * concurrent attempts can never all pass a check made before any of them paid. When one bucket is empty, the
+ * tokens already taken for this attempt go back and it throws 429: a refused attempt costs nothing.
+ */
+export async function spend(platform: Platform, buckets: readonly Bucket[], what: string): Promise<void> {
+  const taken: Bucket[] = [];
   for (const bucket of buckets) {
-    const result = await platform.db.rateLimiter.take(bucket.key, bucket.spec, 0);
-    if (!result.allowed) throw tooMany(result.retryAfterSeconds, what);
+    const result = await platform.db.rateLimiter.take(bucket.key, bucket.spec, 1);
+    if (!result.allowed) {
+      await refund(platform, taken);
+      throw tooMany(result.retryAfterSeconds, what);
+    }
+    taken.push(bucket);
   }
 }
 
-/** Takes one token from every bucket. */
-export async function charge(platform: Platform, buckets: readonly Bucket[]): Promise<void> {
-  for (const bucket of buckets) await platform.db.rateLimiter.take(bucket.key, bucket.spec, 1);
-}
-
-/** Takes one token from every bucket, throwing 429 when one is empty (for actions limited on every use). */
-export async function consume(platform: Platform, buckets: readonly Bucket[], what: string): Promise<void> {
-  await gate(platform, buckets, what);
-  await charge(platform, buckets);
+/** Gives back the token `spend` took from every bucket (an attempt that turned out free: a good password). */
+export async function refund(platform: Platform, buckets: readonly Bucket[]): Promise<void> {
+  for (const bucket of buckets) await platform.db.rateLimiter.give(bucket.key, bucket.spec, 1);
 }

@@ -12,9 +12,15 @@ export interface TakeResult {
   retryAfterSeconds: number;
 }
 
-/** Exact token buckets keyed by string. `cost` 0 asks whether one token is available without taking it. */
+/**
+ * Exact token buckets keyed by string. `take` checks and takes in one atomic step (a single upsert on PostgreSQL,
+ * one synchronous step in memory), so concurrent takes never overdraw a bucket. `cost` 0 asks whether one token
+ * is available without taking it: an answer that is stale at once, never a reservation.
+ */
 export interface RateLimiter {
   take(key: string, spec: BucketSpec, cost: number): Promise<TakeResult>;
+  /** Puts `tokens` back into a bucket (never past its capacity): undoes a take whose attempt turned out free. */
+  give(key: string, spec: BucketSpec, tokens: number): Promise<void>;
 }
 
 /** The database handle: transactions and reads over the stores, plus the dialect's rate limiter. */

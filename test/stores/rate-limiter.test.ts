@@ -88,6 +88,18 @@ describe("rate limiter [sqlite, in-process, frozen clock]", () => {
     expect((await rl.take("k", buckets.expensive, 0)).allowed).toBe(false);
   });
 
+  it("gives tokens back up to the capacity, never beyond it", async () => {
+    const rl = await limiter();
+    const spec = { capacity: 3, refillPerSecond: 0.001 };
+    expect(await takeMany(rl, "k", spec, 4)).toBe(3);
+    await rl.give("k", spec, 1);
+    expect(await takeMany(rl, "k", spec, 2)).toBe(1);
+    await rl.give("k", spec, 10);
+    expect(await takeMany(rl, "k", spec, 4)).toBe(3);
+    await rl.give("never-taken", spec, 5);
+    expect(await takeMany(rl, "never-taken", spec, 4)).toBe(3);
+  });
+
   it("keeps independent keys independent", async () => {
     const rl = await limiter();
     expect(await takeMany(rl, "a", buckets.expensive, 201)).toBe(200);
@@ -161,6 +173,18 @@ for (const d of dialects.filter((x) => x.name === "pg")) {
       const refusals = results.filter((r) => !r.allowed);
       expect(refusals.length).toBe(300 - allowed);
       for (const r of refusals) expect(r.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    });
+
+    it("gives tokens back on one node that the other then takes, never beyond the capacity", async () => {
+      const [a, b] = await twoNodes();
+      const spec = { capacity: 3, refillPerSecond: 0.001 };
+      expect(await takeMany(a.rateLimiter, "k", spec, 4)).toBe(3);
+      await a.rateLimiter.give("k", spec, 1);
+      expect(await takeMany(b.rateLimiter, "k", spec, 2)).toBe(1);
+      await b.rateLimiter.give("k", spec, 10);
+      expect(await takeMany(a.rateLimiter, "k", spec, 4)).toBe(3);
+      await a.rateLimiter.give("never-taken", spec, 5);
+      expect(await takeMany(b.rateLimiter, "never-taken", spec, 4)).toBe(3);
     });
 
     it("refills from the database clock", async () => {

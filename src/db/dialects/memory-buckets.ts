@@ -40,5 +40,15 @@ export function memoryRateLimiter(now: () => number = Date.now, maxKeys = 100_00
             retryAfterSeconds: Math.max(1, Math.ceil((needed - tokens) / spec.refillPerSecond)),
           };
     },
+    async give(key: string, spec: BucketSpec, tokens: number) {
+      const existing = buckets.get(key);
+      if (!existing) return; // an absent bucket is full
+      const t = now();
+      buckets.set(key, {
+        tokens: Math.min(spec.capacity, refilled({ ...existing, spec }, t) + tokens),
+        at: t,
+        spec,
+      });
+    },
   };
 }

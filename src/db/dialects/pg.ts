@@ -54,5 +54,12 @@ function postgresRateLimiter(db: ReturnType<typeof drizzle<typeof schema>>): Rat
       const wait = Number((short.rows[0] as { wait?: number } | undefined)?.wait ?? 1);
       return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait)) };
     },
+    async give(key: string, spec: BucketSpec, tokens: number) {
+      const refilled = sql`b.tokens + EXTRACT(EPOCH FROM (clock_timestamp() - b.updated_at)) * ${spec.refillPerSecond}::float8`;
+      await db.execute(sql`
+        UPDATE rate_limit_buckets AS b
+        SET tokens = LEAST(${spec.capacity}::float8, ${refilled} + ${tokens}::float8), updated_at = clock_timestamp()
+        WHERE key = ${key}`);
+    },
   };
 }
