@@ -159,12 +159,52 @@ describeMatrix("accounts: sign-up, sign-in, sign-out, CSRF", (ctx) => {
       ["/\\evil.example", "/"],
       ["javascript:alert(1)", "/"],
       ["/%0d%0aSet-Cookie:x=y", "/%0d%0aSet-Cookie:x=y"],
+      // Paths that normalize to `//host` (dot segments, backslashes, tabs), raw and percent-decoded once.
+      ["/.//evil.example/", "/"],
+      ["/..//evil.example", "/"],
+      ["/./..//evil.example/x?y=1", "/"],
+      ["/\\/evil.example", "/"],
+      ["/\t/evil.example", "/"],
+      [decodeURIComponent("%2F.%2F%2Fevil.example"), "/"],
+      [decodeURIComponent("%2F%5Cevil.example"), "/"],
+      ["/%2F%2Fevil.example", "/%2F%2Fevil.example"],
+      ["/orgs/./a/../b", "/orgs/b"],
     ];
+    const onTheApp = (location: string | null) => new URL(location!, ctx.origin).origin;
     for (const [next, location] of expectations) {
       const page = await client().signIn(address, PASSWORD, next);
-      expect(page.status).toBe(303);
-      expect(page.location).toBe(location);
+      expect(page.status, next).toBe(303);
+      expect(page.location, next).toBe(location);
+      expect(onTheApp(page.location)).toBe(new URL(ctx.origin).origin);
     }
+    // Already signed in, /signin and /signup pass straight on to `next`: through the same check.
+    const signedIn = client();
+    await signedIn.signIn(address, PASSWORD);
+    for (const [next, location] of expectations) {
+      for (const path of ["/signin", "/signup"]) {
+        const page = await signedIn.get(`${path}?next=${encodeURIComponent(next)}`);
+        expect(page.location, `${path} ${next}`).toBe(location);
+      }
+    }
+    // The hosted billing portal's return URL goes through the same check.
+    for (const [returnUrl, path] of [
+      ["/.//evil.example/", "/"],
+      ["https://evil.example/", "/"],
+      ["/orgs/x/billing", "/orgs/x/billing"],
+    ]) {
+      const portal = await signedIn.get(`/billing/portal?returnUrl=${encodeURIComponent(returnUrl!)}`);
+      expect(portal.html).toContain(`href="${path}">Return to billing`);
+    }
+    // Signing up returns through it too.
+    const fresh = client();
+    await fresh.get("/signup");
+    const made = await fresh.post("/signup", {
+      name: "N",
+      email: email("next-up"),
+      password: PASSWORD,
+      next: "/.//evil.example/",
+    });
+    expect(made.location).toBe("/");
     const form = await client().get(`/signin?next=${encodeURIComponent("https://evil.example")}`);
     expect(form.html).toContain('name="next" value="/"');
     const kept = await client().get(`/signin?next=${encodeURIComponent("/oauth/authorize?client_id=a&x=1")}`);

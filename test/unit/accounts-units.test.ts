@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { cookieHeader, secureCookies } from "../../src/accounts/cookies.ts";
 import { hashPassword, verifyPassword } from "../../src/accounts/passwords.ts";
 import { readSession, SESSION_TTL_MS, sha256Hex, startSession } from "../../src/accounts/session.ts";
-import { safeNext } from "../../src/app/auth-pages/forms.ts";
+import { safeReturnPath } from "../../src/app/return-path.ts";
 import { SESSION_COOKIE } from "../../src/auth/authenticate.ts";
 import type { Platform } from "../../src/platform.ts";
 import { createTestPlatform } from "../support/platform.ts";
@@ -49,19 +49,37 @@ describe("accounts units", () => {
     );
   });
 
-  it("keeps only same-origin paths as `next`", () => {
-    expect(safeNext("/a/b?c=d#e")).toBe("/a/b?c=d#e");
-    for (const bad of [
+  it("keeps only return paths that stay on the app once normalized, as a browser resolves them", () => {
+    const app = "https://app.example.com";
+    const next = (raw: string | null) => safeReturnPath(app, raw);
+    expect(next("/a/b?c=d#e")).toBe("/a/b?c=d#e");
+    expect(next("/orgs/./x/../y?next=//evil.example")).toBe("/orgs/y?next=//evil.example");
+    expect(next("https://app.example.com/orgs?x=1")).toBe("/orgs?x=1");
+    expect(next("a")).toBe("/a"); // a relative path resolves on the app's root
+    expect(next("https:evil.example")).toBe("/evil.example"); // same scheme, no host: a path on the app
+    expect(next("/%2F%2Fevil.example")).toBe("/%2F%2Fevil.example"); // an encoded slash stays a path segment
+    const offTheApp = [
       null,
       "",
-      "a",
-      "//x.example",
-      "/\\x.example",
-      "https://x.example",
-      "/\tx",
+      "//evil.example",
+      "/.//evil.example/",
+      "/..//evil.example",
+      "/./..//evil.example/x?y#z",
+      "/\\evil.example",
+      "/\\/evil.example",
+      decodeURIComponent("%2F.%2F%2Fevil.example"),
+      decodeURIComponent("%2F%5Cevil.example"),
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "https://evil.example",
+      "http://app.example.com/x", // another scheme is another origin
+      "javascript:alert(1)",
       "/\u0000",
-    ]) {
-      expect(safeNext(bad)).toBe("/");
+      `/${"a".repeat(2001)}`,
+    ];
+    for (const raw of offTheApp) {
+      const path = next(raw);
+      expect(path, JSON.stringify(raw)).toBe("/");
     }
   });
 

@@ -77,22 +77,3 @@ export function failure(error: unknown): { flash: Flash; status: number; headers
     headers: apiError.options.headers ?? {},
   };
 }
-
-/**
- * The same-origin path a `next` parameter names, or "/" for anything else (absolute URLs, `//host`,
- * backslashes, control characters): sign-in never redirects off the app.
- */
-export function safeNext(next: string | null | undefined): string {
-  if (!next || next.length > 2000 || !next.startsWith("/") || next.startsWith("//")) return "/";
-  if (next.includes("\\") || [...next].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
-    return "/";
-  }
-  try {
-    const base = "http://app.invalid";
-    const url = new URL(next, base);
-    if (url.origin !== base) return "/";
-    return `${url.pathname}${url.search}${url.hash}`;
-  } catch {
-    return "/";
-  }
-}

@@ -4,6 +4,7 @@ import { sameOriginRequest } from "../../accounts/csrf.ts";
 import { checkCsrf, endSession, readSession, startSession } from "../../accounts/session.ts";
 import type { Platform } from "../../platform.ts";
 import { redirect } from "../guard.ts";
+import { safeReturnPath } from "../return-path.ts";
 import { type Flash, field, flash } from "../ui/components.ts";
 import { html, type SafeHtml } from "../ui/html.ts";
 import {
@@ -11,7 +12,6 @@ import {
   forbiddenPage,
   readForm,
   requestMeta,
-  safeNext,
   signedOutPage,
   signedOutPostAllowed,
 } from "./forms.ts";
@@ -29,7 +29,7 @@ ${field({ label: "Password", name: "password", type: "password", required: true,
 /** GET/POST /signin (`?next=` a same-origin path to return to) and POST /signout. */
 export function registerSignIn(app: H3, platform: Platform): void {
   app.get("/signin", async (event) => {
-    const next = safeNext(event.url.searchParams.get("next"));
+    const next = safeReturnPath(platform.config.appUrl, event.url.searchParams.get("next"));
     if (await readSession(platform, event.req)) return redirect(next);
     const notice =
       event.url.searchParams.get("reset") === "done"
@@ -41,7 +41,10 @@ export function registerSignIn(app: H3, platform: Platform): void {
   app.post("/signin", async (event) => {
     const form = await readForm(platform, event);
     if (!signedOutPostAllowed(platform, event, form)) return forbiddenPage();
-    const next = safeNext(form.get("next") ?? event.url.searchParams.get("next"));
+    const next = safeReturnPath(
+      platform.config.appUrl,
+      form.get("next") ?? event.url.searchParams.get("next"),
+    );
     const email = form.get("email") ?? "";
     const meta = requestMeta(platform, event);
     try {

@@ -4,6 +4,7 @@ import { MIN_PASSWORD_LENGTH } from "../../accounts/passwords.ts";
 import { readSession, startSession } from "../../accounts/session.ts";
 import type { Platform } from "../../platform.ts";
 import { redirect } from "../guard.ts";
+import { safeReturnPath } from "../return-path.ts";
 import { type Flash, field, flash } from "../ui/components.ts";
 import { html, type SafeHtml } from "../ui/html.ts";
 import {
@@ -11,7 +12,6 @@ import {
   forbiddenPage,
   readForm,
   requestMeta,
-  safeNext,
   signedOutPage,
   signedOutPostAllowed,
 } from "./forms.ts";
@@ -42,7 +42,7 @@ ${field({
 /** GET/POST /signup: creates the account and its personal organization, then signs the user in. */
 export function registerSignUp(app: H3, platform: Platform): void {
   app.get("/signup", async (event) => {
-    const next = safeNext(event.url.searchParams.get("next"));
+    const next = safeReturnPath(platform.config.appUrl, event.url.searchParams.get("next"));
     if (await readSession(platform, event.req)) return redirect(next);
     return signedOutPage(platform, event, "Create your account", (csrf) =>
       signUpForm(csrf, next, { name: "", email: "" }),
@@ -52,7 +52,10 @@ export function registerSignUp(app: H3, platform: Platform): void {
   app.post("/signup", async (event) => {
     const form = await readForm(platform, event);
     if (!signedOutPostAllowed(platform, event, form)) return forbiddenPage();
-    const next = safeNext(form.get("next") ?? event.url.searchParams.get("next"));
+    const next = safeReturnPath(
+      platform.config.appUrl,
+      form.get("next") ?? event.url.searchParams.get("next"),
+    );
     const values = { name: form.get("name") ?? "", email: form.get("email") ?? "" };
     const meta = requestMeta(platform, event);
     try {

@@ -1,6 +1,7 @@
 import type { H3 } from "h3";
 import type { Platform } from "../../platform.ts";
 import { completeCheckoutSession, getCheckoutSession } from "../../services/billing/checkout.ts";
+import { safeReturnPath } from "../return-path.ts";
 import { card, emptyState, flash, money, pageHeader, table } from "../ui/components.ts";
 import { html } from "../ui/html.ts";
 import { csrfField } from "../ui/layout.ts";
@@ -33,12 +34,8 @@ async function findSession(ctx: AppContext, sessionId: string) {
   return undefined;
 }
 
-function sameOrigin(ctx: AppContext, url: string | null): string {
-  try {
-    if (url && new URL(url).origin === new URL(ctx.platform.config.appUrl).origin) return url;
-  } catch {}
-  return "/";
-}
+/** Where a hosted billing page sends the owner back: the return URL's path on the app, or "/" (never off it). */
+const backTo = (ctx: AppContext, url: string | null) => safeReturnPath(ctx.platform.config.appUrl, url);
 
 const notFoundBody = html`<section class="card">${emptyState(
   "Checkout not found",
@@ -67,7 +64,7 @@ ${card({
   flush: true,
   body: table(["Item", "Amount"], rows),
   footer: open
-    ? html`<form method="post" class="form-actions">${csrfField(ctx.csrf)}<a class="btn" href="${sameOrigin(ctx, session.successUrl)}">Cancel</a>
+    ? html`<form method="post" class="form-actions">${csrfField(ctx.csrf)}<a class="btn" href="${backTo(ctx, session.successUrl)}">Cancel</a>
 <button type="submit" class="primary">Pay ${money(p.total, p.currency)}</button></form>`
     : html`<span class="muted">This checkout is ${session.status}.</span>`,
 })}`,
@@ -87,7 +84,7 @@ ${card({
           found.organization.id,
           found.session.id,
         );
-        return redirect(sameOrigin(ctx, session.successUrl));
+        return redirect(backTo(ctx, session.successUrl));
       } catch (error) {
         return page(ctx, { title: "Checkout", status: 409, body: flash(errorFlash(error)) });
       }
@@ -96,7 +93,7 @@ ${card({
   app.get(
     "/billing/portal",
     handle(platform, appContext, async (ctx) => {
-      const back = sameOrigin(ctx, ctx.event.url.searchParams.get("returnUrl"));
+      const back = backTo(ctx, ctx.event.url.searchParams.get("returnUrl"));
       return page(ctx, {
         title: "Billing portal",
         body: html`${pageHeader("Billing portal", "Test mode: the local billing provider keeps no cards or invoices.")}
