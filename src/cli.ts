@@ -1,6 +1,7 @@
 import { type AddressInfo, createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { markEmailVerified } from "./accounts/email-verification.ts";
 import { openDatabase } from "./db/database.ts";
 import { closeSandboxPool } from "./framework/index.ts";
 import { keyRoles } from "./kernel/capabilities.ts";
@@ -8,7 +9,7 @@ import { callTool } from "./kernel/pipeline.ts";
 import { createPlatform, defaultConfig, type PlatformConfig } from "./platform.ts";
 import { createApp, listen } from "./server.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";
-import { ensureLocalOwner } from "./services/organizations/bootstrap.ts";
+import { ensureLocalOwner, LOCAL_OWNER_EMAIL } from "./services/organizations/bootstrap.ts";
 
 const usage = `sitewright — the website platform for AI agents
 
@@ -54,6 +55,10 @@ async function dev(args: string[]) {
   const db = await openDatabase({ url: process.env.DATABASE_URL ?? sqlitePath(values["data-dir"]) });
   const platform = await createPlatform({ db, config, dataDir: values["data-dir"] });
   const local = await ensureLocalOwner(db);
+  if (local.owner.email === LOCAL_OWNER_EMAIL && local.owner.emailVerifiedAt === null) {
+    // A local owner created before email verification existed: dev's owner is the machine's operator.
+    await db.transaction((stores) => markEmailVerified(stores, local.owner.id, Date.now()));
+  }
   const server = await listen(createApp(platform), port, values.host);
   const lines = [
     `Sitewright is running (embedded ${db.dialect === "sqlite" ? "SQLite" : "PostgreSQL"}).`,

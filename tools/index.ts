@@ -1,6 +1,7 @@
 // Every operation of the platform, listed explicitly group by group. REST routes, OpenAPI and MCP tools derive
 // from this list.
 import type { Tool } from "../src/kernel/define-tool.ts";
+import { accountsTools } from "./accounts/index.ts";
 import { apiKeysTools } from "./api-keys/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
@@ -21,4 +22,5 @@ export const tools: readonly Tool[] = [
   ...publishingTools,
   ...cmsTools,
   ...billingTools,
+  ...accountsTools,
 ];

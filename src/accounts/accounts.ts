@@ -1,14 +1,10 @@
 import type { UserRecord } from "../db/stores/organizations.ts";
 import { ApiError } from "../kernel/errors.ts";
+import { newId } from "../kernel/ids.ts";
+import { callTool } from "../kernel/pipeline.ts";
+import { visitorPrincipal } from "../kernel/principal.ts";
 import type { Platform } from "../platform.ts";
-import { createOrganizationWithOwner } from "../services/organizations/bootstrap.ts";
-import {
-  hashPassword,
-  MAX_PASSWORD_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  verifyNothing,
-  verifyPassword,
-} from "./passwords.ts";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyNothing, verifyPassword } from "./passwords.ts";
 import { type Bucket, refund, SIGN_IN_PER_EMAIL, SIGN_IN_PER_IP, SIGN_UP_PER_IP, spend } from "./throttle.ts";
 
 /** Emails are compared and stored trimmed and lower-case. */
@@ -35,45 +31,25 @@ export function checkPassword(password: string): void {
   }
 }
 
-const isUniqueViolation = (error: unknown) =>
-  /unique|duplicate key/i.test(error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : "");
-
 /**
- * Creates an account: the user (email normalized, password hashed with scrypt) and their personal
- * organization with them as owner. A taken email is a `conflict` that names the sign-in page.
+ * Creates an account through the one pipeline (operation `accounts.signUp`, as the signed-out visitor, audited
+ * with transport `dashboard`): the user (email normalized, password hashed with scrypt) and their personal
+ * organization with them as owner, and the verification mail. Sign-ups are limited per client address, charged
+ * before anything runs. A taken email is a `conflict` that names the sign-in page.
  */
 export async function signUp(
   platform: Platform,
-  input: { email: string; password: string; name: string },
-  meta: { ip?: string } = {},
+  input: { email: string; password: string; name: string; invitationToken?: string },
+  meta: { ip?: string; requestId?: string } = {},
 ): Promise<UserRecord> {
-  const email = normalizeEmail(input.email);
-  checkEmail(email);
-  const name = input.name.trim() || email.split("@")[0]!;
-  if (name.length > 200) throw new ApiError("validation", "Name: use at most 200 characters.");
-  checkPassword(input.password);
   if (meta.ip) await spend(platform, [{ key: `signup:ip:${meta.ip}`, spec: SIGN_UP_PER_IP }], "sign-ups");
-  const taken = () =>
-    new ApiError("conflict", "An account with this email already exists.", {
-      suggestion: "Sign in instead, or reset the password if you forgot it.",
-    });
-  const passwordHash = await hashPassword(input.password);
-  try {
-    return await platform.db.transaction(async (stores) => {
-      if (await stores.sessions.userByEmail(email)) throw taken();
-      const { owner } = await createOrganizationWithOwner(
-        stores,
-        `${name}'s organization`,
-        { email, name },
-        Date.now(),
-      );
-      await stores.sessions.setPasswordHash(owner.id, passwordHash);
-      return { ...owner, passwordHash };
-    });
-  } catch (error) {
-    if (!(error instanceof ApiError) && isUniqueViolation(error)) throw taken();
-    throw error;
-  }
+  const tool = platform.registry.byOperationId("accounts.signUp")!;
+  const created = (await callTool(platform, tool, input, {
+    principal: visitorPrincipal(meta.ip ?? "unknown"),
+    transport: "dashboard",
+    requestId: meta.requestId ?? newId(),
+  })) as { userId: string };
+  return (await platform.db.read((stores) => stores.organizations.getUser(created.userId)))!;
 }
 
 /** The sign-in failure message: the same whether the email is unknown or the password wrong. */

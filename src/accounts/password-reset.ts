@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../platform.ts";
 import { checkPassword, normalizeEmail } from "./accounts.ts";
+import { markEmailVerified } from "./email-verification.ts";
 import { hashPassword } from "./passwords.ts";
 import { sha256Hex } from "./session.ts";
 import { RESET_PER_EMAIL, RESET_PER_IP, spend } from "./throttle.ts";
@@ -92,7 +93,9 @@ export async function checkResetToken(platform: Platform, token: string): Promis
 
 /**
  * Sets a new password through a reset link: in one transaction the link is marked used (a second use fails),
- * the password replaced, and every session of the user ended.
+ * the password replaced, and every session of the user ended. The link proved the mailbox, so an unverified
+ * address becomes verified; the account then belongs to whoever reads that mail, and the connected clients
+ * approved before (by whoever created the account with that address) are revoked with its sessions.
  */
 export async function resetPassword(platform: Platform, token: string, password: string): Promise<void> {
   checkPassword(password);
@@ -105,5 +108,11 @@ export async function resetPassword(platform: Platform, token: string, password:
     if (!reset || reset.expiresAt <= now || !(await stores.sessions.useReset(id, now))) throw invalidLink();
     await stores.sessions.setPasswordHash(reset.userId, passwordHash);
     await stores.sessions.deleteForUser(reset.userId);
+    if (await markEmailVerified(stores, reset.userId, now)) {
+      for (const grant of await stores.oauth.activeGrantsOfUser(reset.userId)) {
+        await stores.oauth.revokeGrant(grant.id, now);
+        await stores.oauth.revokeTokensOfGrant(grant.id, now);
+      }
+    }
   });
 }

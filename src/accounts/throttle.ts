@@ -11,6 +11,8 @@ export const SIGN_UP_PER_IP: BucketSpec = { capacity: 20, refillPerSecond: 1 / 1
 /** Reset mails per email: 5, then one more every 12 minutes; per address: 20, then one every 3 minutes. */
 export const RESET_PER_EMAIL: BucketSpec = { capacity: 5, refillPerSecond: 1 / 720 };
 export const RESET_PER_IP: BucketSpec = { capacity: 20, refillPerSecond: 1 / 180 };
+/** Verification mails a signed-in user asks for again: 3, then one more every 10 minutes. */
+export const VERIFY_MAIL_PER_USER: BucketSpec = { capacity: 3, refillPerSecond: 1 / 600 };
 
 export interface Bucket {
   key: string;

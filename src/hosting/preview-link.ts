@@ -18,6 +18,7 @@ export function previewLink(
   now: number,
 ): { url: string; expiresAt: number } {
   const type = principal.type;
+  if (type === "visitor") throw new Error("A signed-out visitor reaches no website to preview.");
   const token = mintPreviewToken(
     previewSecret(platform.config.previewSecret),
     { websiteId: website.id, principal: { type, id: principal.id } },

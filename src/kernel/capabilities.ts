@@ -17,6 +17,8 @@ interface CapabilityRule {
   organizationWide?: boolean;
   /** Held by every signed-in user (a `user` principal) without any grant, and never by keys or tokens. */
   personal?: boolean;
+  /** Held only by the signed-out visitor of the dashboard (creating an account), never by anyone signed in. */
+  signedOut?: boolean;
 }
 
 const content: CapabilityRule = { role: "content_editor" };
@@ -24,8 +26,11 @@ const full: CapabilityRule = { role: "full_editor" };
 const admin: CapabilityRule = { role: "admin", organizationWide: true };
 const owner: CapabilityRule = { role: "owner", organizationWide: true };
 const personal: CapabilityRule = { role: "content_editor", personal: true };
+const signedOut: CapabilityRule = { role: "content_editor", signedOut: true };
 
 export const capabilities = {
+  "accounts.signUp": signedOut,
+  "accounts.connectedClients.revoke": personal,
   "organizations.list": content,
   "organizations.get": content,
   "organizations.create": personal,
@@ -115,6 +120,11 @@ export function roleRank(role: Role): number {
 /** Whether the capability belongs to every signed-in user rather than to grants (creating an organization). */
 export function isPersonal(capability: Capability): boolean {
   return (capabilities[capability] as CapabilityRule).personal === true;
+}
+
+/** Whether the capability belongs to the signed-out visitor alone (creating an account). */
+export function isSignedOut(capability: Capability): boolean {
+  return (capabilities[capability] as CapabilityRule).signedOut === true;
 }
 
 /** Whether `role` holds `capability` (ignoring the grant's kind). */

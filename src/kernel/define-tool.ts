@@ -23,6 +23,7 @@ export const groups = [
   "Forms",
   "Server functions",
   "Secrets",
+  "Accounts",
   "Organizations",
   "Audit log",
   "Billing",

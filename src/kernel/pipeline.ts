@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Stores } from "../db/stores/index.ts";
 import type { Platform } from "../platform.ts";
 import { type Access, createAccess } from "./access.ts";
-import { grantHolds, isPersonal } from "./capabilities.ts";
+import { grantHolds, isPersonal, isSignedOut } from "./capabilities.ts";
 import type { ToolContext, Transport } from "./context.ts";
 import type { Tool } from "./define-tool.ts";
 import { ApiError, toApiError } from "./errors.ts";
@@ -21,6 +21,7 @@ const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Whether `principal` could call `tool` somewhere (what `tools/list` shows and the 403 check enforces). */
 export function canCall(principal: Principal, tool: Tool): boolean {
   if (principal.readOnly && !tool.annotations.readOnly) return false;
+  if (isSignedOut(tool.capability)) return principal.type === "visitor";
   if (isPersonal(tool.capability)) return principal.type === "user";
   return principal.grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.capability));
 }
@@ -49,6 +50,15 @@ export async function callTool(
 async function run(platform: Platform, tool: Tool, rawInput: unknown, call: CallOptions): Promise<unknown> {
   const { principal } = call;
   if (!canCall(principal, tool)) {
+    if (isSignedOut(tool.capability)) {
+      throw new ApiError(
+        "forbidden",
+        `${tool.operationId} is only for signed-out visitors of the dashboard.`,
+        {
+          suggestion: "Create accounts on the dashboard's sign-up page, signed out.",
+        },
+      );
+    }
     if (isPersonal(tool.capability)) {
       throw new ApiError(
         "forbidden",

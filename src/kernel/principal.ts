@@ -12,10 +12,11 @@ export interface Grant {
 
 /**
  * The authenticated caller of an operation. API keys carry one grant; users carry one per membership;
- * OAuth access tokens (a later transport) carry the user's grants narrowed to what was consented.
+ * OAuth access tokens (a later transport) carry the user's grants narrowed to what was consented. A visitor is
+ * the signed-out caller of the dashboard's sign-up page: no grant, and only the operations meant for it.
  */
 export interface Principal {
-  type: "api_key" | "user" | "oauth_token";
+  type: "api_key" | "user" | "oauth_token" | "visitor";
   /** Id of the key, the user, or the token's grant. */
   id: string;
   /** The human behind the principal, when there is one. */
@@ -59,4 +60,15 @@ export function grantsOnWebsite(principal: Principal, organizationId: string, we
 
 export function grantReachesWebsite(grant: Grant, websiteId: string): boolean {
   return grant.websiteIds === undefined || grant.websiteIds.includes(websiteId);
+}
+
+/** The signed-out visitor of a dashboard page (sign-up), rate-limited per client address. */
+export function visitorPrincipal(ip: string): Principal {
+  return {
+    type: "visitor",
+    id: "visitor",
+    label: "Visitor (signed out)",
+    grants: [],
+    bucketKey: `visitor:${ip}`,
+  };
 }

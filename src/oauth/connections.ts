@@ -1,4 +1,3 @@
-import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../platform.ts";
 import { redirectHostOf } from "./redirect-uris.ts";
 
@@ -49,24 +48,5 @@ export async function listConnectedClients(platform: Platform, userId: string): 
       });
     }
     return result;
-  });
-}
-
-/** Revokes one of the user's connected clients: the consent and every token it issued, at once. */
-export async function revokeConnectedClient(
-  platform: Platform,
-  userId: string,
-  grantId: string,
-): Promise<void> {
-  const now = Date.now();
-  await platform.db.transaction(async (stores) => {
-    const grant = await stores.oauth.getGrant(grantId);
-    if (!grant || grant.userId !== userId || grant.revokedAt !== null) {
-      throw new ApiError("not_found", `Connected client '${grantId}' was not found.`, {
-        suggestion: "Reload the connected clients page to see your current connections.",
-      });
-    }
-    await stores.oauth.revokeGrant(grantId, now);
-    await stores.oauth.revokeTokensOfGrant(grantId, now);
   });
 }

@@ -2,6 +2,7 @@ import { expect, it } from "vitest";
 import { requestPasswordReset } from "../../src/accounts/password-reset.ts";
 import { AppClient } from "../support/app-client.ts";
 import { describeMatrix } from "../support/matrix.ts";
+import { verifyEmail } from "../support/verify-email.ts";
 
 let counter = 0;
 const email = (label: string) => `${label}-${Date.now()}-${++counter}@example.test`;
@@ -18,6 +19,7 @@ describeMatrix("dashboard: data is keyed by who is signed in", (ctx) => {
     const address = email(label);
     const browser = client();
     expect((await browser.signUp(address, PASSWORD)).status).toBe(303);
+    await verifyEmail(browser, ctx.t.platform, address);
     const user = (await ctx.t.platform.db.read((s) => s.sessions.userByEmail(address)))!;
     return { browser, address, user };
   };
@@ -33,14 +35,13 @@ describeMatrix("dashboard: data is keyed by who is signed in", (ctx) => {
       role: "admin",
     });
     const aMail = await ctx.t.platform.db.read((s) => s.mail.recent(10, a.address));
-    expect(aMail.map((m) => m.kind).sort()).toEqual(["invitation", "password_reset"]);
+    expect(aMail.map((m) => m.kind).sort()).toEqual(["email_verification", "invitation", "password_reset"]);
 
     const outboxOfB = await b.browser.get("/dev/outbox");
     expect(outboxOfB.status).toBe(200);
     expect(outboxOfB.html).not.toContain(a.address);
     expect(resetLinkIn(outboxOfB.html)).toBeUndefined();
     expect(outboxOfB.html).not.toContain("/invitations/accept?token=");
-    expect(outboxOfB.html).toContain("No mail yet");
 
     // B's own reset mail is there; A's still is not (the uppercase spelling of A's address changes nothing).
     await requestPasswordReset(ctx.t.platform, b.address.toUpperCase(), { ip: "203.0.113.2" });
@@ -50,6 +51,22 @@ describeMatrix("dashboard: data is keyed by who is signed in", (ctx) => {
     expect(own.html).not.toContain(a.address);
     // A's outbox page holds A's links, so the page works for its addressee.
     expect(resetLinkIn((await a.browser.get("/dev/outbox")).html)).toBeDefined();
+  });
+
+  it("the dev outbox shows nothing to an account that has not verified its address, not even its own mail", async () => {
+    const address = email("squatted");
+    await ctx.t.call("organizations.invitations.create", {
+      organizationId: ctx.t.local.organization.id,
+      email: address,
+      role: "admin",
+    });
+    const squatter = client();
+    expect((await squatter.signUp(address, PASSWORD)).status).toBe(303);
+    const outbox = await squatter.get("/dev/outbox");
+    expect(outbox.status).toBe(200);
+    expect(outbox.html).toContain("Verify your email address to see its mail here");
+    expect(outbox.html).not.toContain("/invitations/accept?token=");
+    expect(outbox.html).not.toContain("/account/verify-email?token=");
   });
 
   it("user B neither lists nor revokes A's connected clients", async () => {

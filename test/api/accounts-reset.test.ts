@@ -24,7 +24,7 @@ describeMatrix(
   (ctx) => {
     const client = () => new AppClient((path, init) => ctx.fetch(path, init), ctx.origin);
     const resetLink = async (to: string) => {
-      const mail = await sink.waitFor((m) => m.to.includes(to));
+      const mail = await sink.waitFor((m) => m.to.includes(to) && m.text.includes("/password/reset?token="));
       const link = /(https?:\/\/\S+\/password\/reset\?token=[\w-]+)/.exec(mail.text)?.[1];
       expect(link, mail.text).toBeDefined();
       const url = new URL(link!);

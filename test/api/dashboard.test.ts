@@ -3,6 +3,7 @@ import { signUp } from "../../src/accounts/accounts.ts";
 import { startSession } from "../../src/accounts/session.ts";
 import { dialects } from "../support/databases.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { verificationPath } from "../support/verify-email.ts";
 
 const APP = "http://localhost:8787";
 
@@ -19,13 +20,18 @@ interface Client {
   ): Promise<Response>;
 }
 
-async function client(t: TestPlatform, email: string, name: string): Promise<Client> {
+/** A signed-up user with a session; their email is verified through the mailed link unless `verified` is false. */
+async function client(t: TestPlatform, email: string, name: string, verified = true): Promise<Client> {
   const user = await signUp(t.platform, { email, password: "a long enough password", name });
   const cookie = (await startSession(t.platform, user.id, { ip: "127.0.0.1", userAgent: "vitest" })).split(
     ";",
   )[0]!;
   let csrf = "";
   const get = async (path: string) => t.app.fetch(new Request(`${APP}${path}`, { headers: { cookie } }));
+  if (verified) {
+    const opened = await get(await verificationPath(t.platform, email));
+    expect(opened.headers.get("location")).toBe("/account/verify-email?done=email-verified");
+  }
   const self: Client = {
     userId: user.id,
     email,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listConnectedClients, revokeConnectedClient } from "../../src/oauth/connections.ts";
+import { listConnectedClients } from "../../src/oauth/connections.ts";
 import { configureOAuth } from "../../src/oauth/settings.ts";
 import { narrowToConsent } from "../../src/oauth/tokens.ts";
 import { dialects } from "../support/databases.ts";
@@ -329,7 +329,9 @@ for (const dialect of dialects) {
       const newest = connections[0]!;
       expect(newest).toMatchObject({ clientName: "Rules Client", redirectHost: "127.0.0.1", access: "read" });
       await h.mcp(tokens.access_token, "tools/list");
-      await revokeConnectedClient(s.t.platform, s.t.local.owner.id, newest.grantId);
+      await s.t.callAsUser(s.t.local.owner.id, "accounts.connectedClients.revoke", {
+        grantId: newest.grantId,
+      });
       expect((await h.mcp(tokens.access_token, "tools/list")).status).toBe(401);
       const refresh = await h.token({
         grant_type: "refresh_token",

@@ -6,6 +6,7 @@ import { signUp } from "../../src/accounts/accounts.ts";
 import { type Listening, listen } from "../../src/server.ts";
 import { hasChromium, launchChromium } from "../support/browser.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { verificationPath } from "../support/verify-email.ts";
 
 const PASSWORD = "a long enough password";
 // Screenshots to look at: SITEWRIGHT_SCREENSHOT_DIR, else /tmp.
@@ -94,25 +95,32 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     await page.goto(`${app}${base}/api-keys`);
     expect(await page.content()).not.toContain(plaintext);
 
-    // Invite a member by email; the accept link comes from the dev outbox page.
+    // Invite a member by email. The owner's dev outbox holds only the owner's own mail, never the invitation.
     await page.click('nav a:has-text("Invitations")');
     await page.fill('input[name="email"]', "member@example.test");
     await page.selectOption('select[name="role"]', "content_editor");
     await page.click('button:has-text("Send invitation")');
     await page.waitForSelector("text=Invitation sent.");
     await page.click('nav a:has-text("Dev outbox")');
-    const link = await page
+    expect(await page.locator('pre.mail a[href*="/invitations/accept?token="]').count()).toBe(0);
+
+    // The member, in their own browser, signs in, verifies their address with the link printed to the console
+    // (the banner says it is pending), then finds the invitation in their own outbox and accepts it.
+    const memberContext = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    const member = await memberContext.newPage();
+    await member.goto(`${app}/signin`);
+    await signInThroughForm(member, "member@example.test");
+    await member.waitForSelector('[data-testid="verify-email-banner"]');
+    await member.goto(`${app}${await verificationPath(t.platform, "member@example.test")}`);
+    await member.waitForSelector("text=Email address verified.");
+    expect(await member.locator('[data-testid="verify-email-banner"]').count()).toBe(0);
+    await member.click('nav a:has-text("Dev outbox")');
+    const link = await member
       .locator('pre.mail a[href*="/invitations/accept?token="]')
       .first()
       .getAttribute("href");
     expect(link).toContain(`${app}/invitations/accept?token=`);
-
-    // The member, signed out in their own browser, signs in from the link and comes back to accept.
-    const memberContext = await browser.newContext({ viewport: { width: 1100, height: 800 } });
-    const member = await memberContext.newPage();
     await member.goto(link!);
-    await member.click('a:has-text("Sign in")');
-    await signInThroughForm(member, "member@example.test");
     expect(member.url()).toBe(link);
     await member.click('button:has-text("Accept invitation")');
     await member.waitForSelector("text=Invitation accepted.");

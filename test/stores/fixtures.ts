@@ -71,7 +71,15 @@ export function organization(overrides: Partial<OrganizationRecord> = {}): Organ
 
 export function user(overrides: Partial<UserRecord> = {}): UserRecord {
   const id = overrides.id ?? hexId();
-  return { id, email: `${id}@example.test`, name: "Ada", passwordHash: null, createdAt: 1_000, ...overrides };
+  return {
+    id,
+    email: `${id}@example.test`,
+    name: "Ada",
+    passwordHash: null,
+    createdAt: 1_000,
+    emailVerifiedAt: null,
+    ...overrides,
+  };
 }
 
 export function website(organizationId: string, overrides: Partial<WebsiteRecord> = {}): WebsiteRecord {

@@ -104,6 +104,22 @@ for (const dialect of dialects) {
           expiresAt: now + 3_600_000,
           usedAt: null,
         });
+        await s.emailVerifications.insert({
+          id: `v-old-${ids.old}`,
+          userId,
+          email: "owner@localhost",
+          createdAt: now - 4 * DAY,
+          expiresAt: now - 3 * DAY,
+          usedAt: null,
+        });
+        await s.emailVerifications.insert({
+          id: `v-new-${ids.fresh}`,
+          userId,
+          email: "owner@localhost",
+          createdAt: now,
+          expiresAt: now + DAY,
+          usedAt: null,
+        });
         await s.oauth.insertCode(code(`c-old-${ids.old}`, now - retention.oauthAfterExpiry - 1000));
         await s.oauth.insertCode(code(`c-recent-${ids.fresh}`, now - DAY)); // expired, but kept to catch replays
         await s.oauth.insertToken(token(`t-old-${ids.old}`, now - retention.oauthAfterExpiry - 1000));
@@ -124,6 +140,7 @@ for (const dialect of dialects) {
       expect(report).toMatchObject({
         sessions: 1,
         passwordResets: 1,
+        emailVerifications: 1,
         oauthCodes: 1,
         oauthTokens: 1,
         idempotencyRecords: 1,
@@ -134,6 +151,8 @@ for (const dialect of dialects) {
         expect(await s.sessions.get(`expired-${ids.old}`)).toBeUndefined();
         expect(await s.sessions.get(`live-${ids.fresh}`)).toBeDefined();
         expect(await s.sessions.getReset(`r-new-${ids.fresh}`)).toBeDefined();
+        expect(await s.emailVerifications.get(`v-old-${ids.old}`)).toBeUndefined();
+        expect(await s.emailVerifications.get(`v-new-${ids.fresh}`)).toBeDefined();
         expect(await s.oauth.getCode(`c-old-${ids.old}`)).toBeUndefined();
         expect(await s.oauth.getCode(`c-recent-${ids.fresh}`)).toBeDefined();
         expect(await s.oauth.getToken(`t-live-${ids.fresh}`)).toBeDefined();

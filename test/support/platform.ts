@@ -43,10 +43,14 @@ export interface TestPlatform {
   ): Promise<{ id: string; slug: string; organizationId: string }>;
   /** A second organization with its own owner, for cross-organization tests. */
   createOrganization(name: string): Promise<LocalOwner>;
-  /** A new user (no password), optionally a member of an organization with `role`. */
+  /**
+   * A new user (no password, email verified unless `verified` is false), optionally a member of an organization
+   * with `role`.
+   */
   createUser(
     email: string,
     membership?: { organizationId: string; role: string },
+    options?: { verified?: boolean },
   ): Promise<{ id: string; email: string; name: string }>;
   /** Runs an operation in-process as a signed-in user, with their principal as the database says now. */
   callAsUser(userId: string, operationId: string, input: unknown): Promise<any>;
@@ -97,12 +101,12 @@ export async function createTestPlatform(
         const { organization } = await createOrganizationWithOwner(
           stores,
           name,
-          { email, name: `${name} owner` },
+          { email, name: `${name} owner`, emailVerifiedAt: Date.now() },
           Date.now(),
         );
         return { ...(await ownerOf(stores, organization)), created: true };
       }),
-    createUser: (email, membership) =>
+    createUser: (email, membership, opts = {}) =>
       database.db.transaction(async (stores) => {
         const user = {
           id: newId(),
@@ -110,6 +114,7 @@ export async function createTestPlatform(
           name: email.split("@")[0]!,
           passwordHash: null,
           createdAt: Date.now(),
+          emailVerifiedAt: opts.verified === false ? null : Date.now(),
         };
         await stores.organizations.insertUser(user);
         if (membership)

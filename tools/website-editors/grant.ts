@@ -9,7 +9,7 @@ export default defineTool({
   group: "Website editors",
   title: "Grant editor access to a website",
   description:
-    "Gives an existing Sitewright user (by email or userId, exactly one) full_editor or content_editor access to one website, without membership in the organization; granting again changes the role. For someone without an account use website_editors_invite. Refused (conflict) when their organization role already covers the role on every website.",
+    "Gives an existing Sitewright user (by email or userId, exactly one) full_editor or content_editor access to one website, without membership in the organization; granting again changes the role. For someone without an account use website_editors_invite. When the user has not verified their email yet the grant comes back with status pending_verification and gives no access until they do. Refused (conflict) when their organization role already covers the role on every website.",
   input: z
     .object({
       websiteId: fields.websiteId(),

@@ -10,7 +10,7 @@ export default defineTool({
   group: "Website editors",
   title: "List website editors",
   description:
-    "Lists the users granted editor access to one website (beyond the organization's members), oldest grant first, with their role. Pending editor invitations are listed by organizations_invitations_list with this websiteId.",
+    "Lists the users granted editor access to one website (beyond the organization's members), oldest grant first, with their role and status (pending_verification until the user verifies their email). Pending editor invitations are listed by organizations_invitations_list with this websiteId.",
   input: z.object({ websiteId: fields.websiteId(), cursor: fields.cursor(), limit: fields.limit() }).strict(),
   output: listOf(editor),
   capability: "websiteEditors.list",

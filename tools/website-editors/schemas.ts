@@ -13,5 +13,10 @@ export const editor = z.object({
   email: z.string(),
   name: z.string(),
   role: editorRole,
+  status: z
+    .enum(["active", "pending_verification"])
+    .describe(
+      "active: the grant applies. pending_verification: the user has not verified their email yet; the grant applies once they do.",
+    ),
   grantedAt: fields.timestamp(),
 });

@@ -3,7 +3,9 @@ import { signUp } from "../../accounts/accounts.ts";
 import { MIN_PASSWORD_LENGTH } from "../../accounts/passwords.ts";
 import { readSession, startSession } from "../../accounts/session.ts";
 import type { Platform } from "../../platform.ts";
+import { requestIdOf } from "../../rest/request-meta.ts";
 import { redirect } from "../guard.ts";
+import { ACCEPT_PATH } from "../pages/accept.ts";
 import { safeReturnPath } from "../return-path.ts";
 import { type Flash, field, flash } from "../ui/components.ts";
 import { html, type SafeHtml } from "../ui/html.ts";
@@ -39,7 +41,16 @@ ${field({
 <p class="muted">Already have an account? <a href="/signin${query}">Sign in</a></p>`;
 }
 
-/** GET/POST /signup: creates the account and its personal organization, then signs the user in. */
+/** The invitation token of a `next` that returns to an invitation's accept page (the invitee signing up). */
+function invitationTokenOf(next: string): string | undefined {
+  const url = new URL(next, "http://app.invalid");
+  return url.pathname === ACCEPT_PATH ? (url.searchParams.get("token") ?? undefined) : undefined;
+}
+
+/**
+ * GET/POST /signup: creates the account and its personal organization (operation `accounts.signUp`), then signs
+ * the user in. Coming from an invitation link sent to the same address, the account starts verified.
+ */
 export function registerSignUp(app: H3, platform: Platform): void {
   app.get("/signup", async (event) => {
     const next = safeReturnPath(platform.config.appUrl, event.url.searchParams.get("next"));
@@ -59,7 +70,12 @@ export function registerSignUp(app: H3, platform: Platform): void {
     const values = { name: form.get("name") ?? "", email: form.get("email") ?? "" };
     const meta = requestMeta(platform, event);
     try {
-      const user = await signUp(platform, { ...values, password: form.get("password") ?? "" }, meta);
+      const invitationToken = invitationTokenOf(next);
+      const user = await signUp(
+        platform,
+        { ...values, password: form.get("password") ?? "", ...(invitationToken ? { invitationToken } : {}) },
+        { ...meta, requestId: requestIdOf(event) },
+      );
       return redirect(next, { "set-cookie": await startSession(platform, user.id, meta) });
     } catch (error) {
       const { flash: message, status, headers } = failure(error);

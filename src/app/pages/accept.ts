@@ -15,7 +15,9 @@ import {
   statusOf,
 } from "./context.ts";
 
-const ACCEPT = "/invitations/accept";
+/** The accept page the invitation mail links to. */
+export const ACCEPT_PATH = "/invitations/accept";
+const ACCEPT = ACCEPT_PATH;
 
 function acceptBody(ctx: AppContext, token: string, failure?: ReturnType<typeof errorFlash>) {
   const user = ctx.signedIn.user;

@@ -1,6 +1,6 @@
 import type { H3 } from "h3";
 import { ApiError } from "../../kernel/errors.ts";
-import { listConnectedClients, revokeConnectedClient } from "../../oauth/connections.ts";
+import { listConnectedClients } from "../../oauth/connections.ts";
 import type { Platform } from "../../platform.ts";
 import {
   badge,
@@ -66,8 +66,9 @@ ${card({
 }
 
 /**
- * The signed-in user's connected OAuth clients, and the dev outbox (only without SMTP): the mail addressed to the
- * signed-in user, never anyone else's (reset and invitation links in it are as good as the mailbox).
+ * The signed-in user's connected OAuth clients (revoked through `accounts.connectedClients.revoke`), and the dev
+ * outbox (only without SMTP): the mail addressed to the signed-in user once their address is verified, never
+ * anyone else's (reset and invitation links in it are as good as the mailbox).
  */
 export function registerAccountPages(app: H3, platform: Platform): void {
   app.get(
@@ -77,7 +78,7 @@ export function registerAccountPages(app: H3, platform: Platform): void {
   app.post(
     "/account/connected-clients/:grantId/revoke",
     formAction(platform, appContext, clientsPage, async (ctx) => {
-      await revokeConnectedClient(ctx.platform, ctx.signedIn.user.id, param(ctx.event, "grantId"));
+      await ctx.call("accounts.connectedClients.revoke", { grantId: param(ctx.event, "grantId") });
       return done("/account/connected-clients", "client-revoked");
     }),
   );
@@ -88,6 +89,16 @@ export function registerAccountPages(app: H3, platform: Platform): void {
     handle(platform, appContext, async (ctx) => {
       if (!devMode(ctx.platform)) return errorPage(ctx, new ApiError("not_found", "No such page."));
       const to = ctx.signedIn.user.email.toLowerCase();
+      // Mail to an address is shown only to an account that proved it reads that address: before, anyone could
+      // sign up with it and read its links here (the verification link itself is printed to the server console).
+      if (ctx.signedIn.user.emailVerifiedAt === null) {
+        return page(ctx, {
+          title: "Dev outbox",
+          nav: "outbox",
+          body: html`${pageHeader("Dev outbox", `Mail sent to ${to}.`)}
+${card({ body: emptyState("Verify your email address to see its mail here", "Until then mail to it is only printed to the server's console, where the verification link is too.") })}`,
+        });
+      }
       const mail = await ctx.platform.db.read((stores) => stores.mail.recent(OUTBOX_LIMIT, to));
       const items = mail.map(
         (

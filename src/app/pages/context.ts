@@ -12,7 +12,7 @@ import { requestIdOf } from "../../rest/request-meta.ts";
 import { redirect, requireSignedIn } from "../guard.ts";
 import { emptyState, type Flash } from "../ui/components.ts";
 import { html, type SafeHtml } from "../ui/html.ts";
-import { type ChromeOrganization, renderPage } from "../ui/layout.ts";
+import { type ChromeOrganization, csrfField, renderPage } from "../ui/layout.ts";
 
 /** A signed-in page request: the session, the user's principal as the database says now, their organizations. */
 export interface AppContext {
@@ -84,7 +84,15 @@ export function page(
     organizations: ctx.organizations,
     organizationId: ctx.organization?.id ?? ctx.organizations[0]?.id,
     devOutbox: devMode(ctx.platform),
+    ...(ctx.signedIn.user.emailVerifiedAt === null ? { banner: verifyBanner(ctx) } : {}),
   });
+}
+
+/** The banner of a user whose email is not verified yet: what is pending, and a resend button. */
+function verifyBanner(ctx: AppContext): SafeHtml {
+  return html`<div class="flash info" role="status" data-testid="verify-email-banner"><div><strong>Verify your email address: ${ctx.signedIn.user.email} is pending verification.</strong>
+<p>Open the link we mailed to it, signed in as you are now. Until then, invitations and access granted to this address do not apply to your account.</p></div>
+<form method="post" action="/account/verify-email/resend" style="margin-left:auto">${csrfField(ctx.csrf)}<button type="submit" class="small">Send the link again</button></form></div>`;
 }
 
 /** An operation's failure as a flash message (message and suggestion, operations named by their ids). */
@@ -214,6 +222,8 @@ const notices: Record<string, string> = {
   "item-unchanged": "Nothing to save: the values are the same.",
   "item-published": "Item published. The live site shows it after the website's next publish.",
   "item-unpublished": "Item unpublished. The live site drops it on the website's next publish.",
+  "email-verified": "Email address verified. Invitations and access granted to it now apply.",
+  "verification-sent": "A new verification link is on its way. Earlier links no longer work.",
 };
 
 /** The success notice named by `?done=` on the current URL, if any. */

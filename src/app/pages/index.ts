@@ -10,6 +10,7 @@ import { registerInvitationPages } from "./invitations.ts";
 import { registerLocalBillingPages } from "./local-billing.ts";
 import { registerMemberPages } from "./members.ts";
 import { registerWebsitePage } from "./website/index.ts";
+import { registerVerifyEmailPages } from "./verify-email.ts";
 import { registerWebsitePages } from "./websites.ts";
 
 /**
@@ -28,4 +29,5 @@ export function registerPages(app: H3, platform: Platform): void {
   registerLocalBillingPages(app, platform);
   registerAcceptPage(app, platform);
   registerAccountPages(app, platform);
+  registerVerifyEmailPages(app, platform);
 }

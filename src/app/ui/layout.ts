@@ -21,6 +21,8 @@ export interface PageChrome {
   nav?: string;
   /** Shows the dev outbox link (dev only: no SMTP server configured). */
   devOutbox?: boolean;
+  /** A notice above every signed-in page's body (the pending email verification). */
+  banner?: SafeHtml;
 }
 
 export interface PageOptions extends PageChrome {
@@ -102,7 +104,7 @@ const brand = html`<a class="brand" href="/"><span class="logo">S</span><span cl
 function frame(options: PageOptions): SafeHtml {
   if (!options.user) return html`<div class="auth">${brand}<main>${options.body}</main></div>`;
   return html`<header class="topbar">${brand}${switcher(options)}<span class="spacer"></span>${userMenu(options)}</header>
-<div class="shell">${sidebar(options)}<main class="content">${options.body}</main></div>`;
+<div class="shell">${sidebar(options)}<main class="content">${options.banner ?? ""}${options.body}</main></div>`;
 }
 
 /**

@@ -2,4 +2,5 @@
 export * from "./pg/accounts.ts";
 export * from "./pg/cms.ts";
 export * from "./pg/core.ts";
+export * from "./pg/email-verification.ts";
 export * from "./pg/source-code.ts";

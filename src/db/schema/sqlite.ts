@@ -2,4 +2,5 @@
 export * from "./sqlite/accounts.ts";
 export * from "./sqlite/cms.ts";
 export * from "./sqlite/core.ts";
+export * from "./sqlite/email-verification.ts";
 export * from "./sqlite/source-code.ts";

@@ -5,7 +5,7 @@ import type { Db, Tables } from "../types.ts";
 export interface RetentionPolicy {
   /** OAuth codes and tokens past expiry: kept this long so a replay is still recognized (and revokes). */
   oauthAfterExpiry: number;
-  /** Used or expired password reset links. */
+  /** Used or expired password reset and email verification links. */
   resetsAfterExpiry: number;
   /** Mail in the outbox. */
   mail: number;
@@ -13,7 +13,13 @@ export interface RetentionPolicy {
 
 /** Rows removed per table by one purge. */
 export type PurgeCounts = Record<
-  "sessions" | "passwordResets" | "oauthCodes" | "oauthTokens" | "idempotencyRecords" | "mail",
+  | "sessions"
+  | "passwordResets"
+  | "emailVerifications"
+  | "oauthCodes"
+  | "oauthTokens"
+  | "idempotencyRecords"
+  | "mail",
   number
 >;
 
@@ -42,6 +48,17 @@ export function housekeepingStore(db: Db, t: Tables): HousekeepingStore {
               ),
             )
             .returning({ id: t.passwordResets.id }),
+        ),
+        emailVerifications: await count(
+          db
+            .delete(t.emailVerifications)
+            .where(
+              or(
+                lt(t.emailVerifications.expiresAt, resetsBefore),
+                and(isNotNull(t.emailVerifications.usedAt), lt(t.emailVerifications.usedAt, resetsBefore)),
+              ),
+            )
+            .returning({ id: t.emailVerifications.id }),
         ),
         oauthCodes: await count(
           db

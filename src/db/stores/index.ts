@@ -4,6 +4,7 @@ import { type AuditStore, auditStore } from "./audit.ts";
 import { type BillingStore, billingStore } from "./billing.ts";
 import { type CmsStore, cmsStore } from "./cms.ts";
 import { type DeploymentStore, deploymentStore } from "./deployments.ts";
+import { type EmailVerificationStore, emailVerificationStore } from "./email-verifications.ts";
 import { type HousekeepingStore, housekeepingStore } from "./housekeeping.ts";
 import { type IdempotencyStore, idempotencyStore } from "./idempotency.ts";
 import { type InvitationStore, invitationStore } from "./invitations.ts";
@@ -36,6 +37,7 @@ export interface Stores {
   websiteEditors: WebsiteEditorStore;
   oauth: OAuthStore;
   sessions: SessionStore;
+  emailVerifications: EmailVerificationStore;
 }
 
 /** Binds the stores to a drizzle handle; stores are built lazily, so a unit of work pays only for what it uses. */
@@ -63,5 +65,6 @@ export function bindStores(db: Db, t: Tables): Stores {
     websiteEditors: lazy("websiteEditors", websiteEditorStore),
     oauth: lazy("oauth", oauthStore),
     sessions: lazy("sessions", sessionStore),
+    emailVerifications: lazy("emailVerifications", emailVerificationStore),
   });
 }

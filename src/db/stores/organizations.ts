@@ -22,6 +22,8 @@ export interface UserRecord {
   name: string;
   passwordHash: string | null;
   createdAt: number;
+  /** When the user proved they read mail at `email`; null until then (no grant by email applies before). */
+  emailVerifiedAt: number | null;
 }
 
 /** Organizations, their users and memberships. */

@@ -11,6 +11,8 @@ export interface WebsiteEditorRecord {
   createdAt: number;
   createdByType: string;
   createdById: string;
+  /** Granted while the user's email was unverified: it gives no access until the email is verified. */
+  pendingVerification: boolean;
 }
 
 /** An editor grant with the editor's user, as the editors list shows it. */
@@ -21,12 +23,15 @@ export interface WebsiteEditorEntry extends WebsiteEditorRecord {
 
 /** Website editor grants. */
 export interface WebsiteEditorStore {
-  /** Inserts the grant, or changes the role of the user's existing grant on that website. */
+  /** Inserts the grant, or changes the role (and pending state) of the user's existing grant on that website. */
   upsert(record: WebsiteEditorRecord): Promise<void>;
   get(websiteId: string, userId: string): Promise<WebsiteEditorEntry | undefined>;
   /** Editors of a website oldest first (createdAt, then user id). */
   list(websiteId: string, options: { after?: KeysetPosition; limit: number }): Promise<WebsiteEditorEntry[]>;
+  /** The grants that give the user access (never the ones pending their email verification). */
   ofUser(userId: string): Promise<WebsiteEditorRecord[]>;
+  /** Makes the user's pending grants apply (their email was just verified); returns how many did. */
+  applyPending(userId: string): Promise<number>;
   remove(websiteId: string, userId: string): Promise<void>;
   /** Removes every editor grant on a website (when the website is deleted). */
   removeWebsite(websiteId: string): Promise<void>;
@@ -47,6 +52,7 @@ export function websiteEditorStore(db: Db, t: Tables): WebsiteEditorStore {
         createdAt: e.createdAt,
         createdByType: e.createdByType,
         createdById: e.createdById,
+        pendingVerification: e.pendingVerification,
         email: u.email,
         name: u.name,
       })
@@ -57,7 +63,10 @@ export function websiteEditorStore(db: Db, t: Tables): WebsiteEditorStore {
       await db
         .insert(e)
         .values(record)
-        .onConflictDoUpdate({ target: [e.websiteId, e.userId], set: { role: record.role } });
+        .onConflictDoUpdate({
+          target: [e.websiteId, e.userId],
+          set: { role: record.role, pendingVerification: record.pendingVerification },
+        });
     },
     async get(websiteId, userId) {
       const [row] = await entry()
@@ -75,7 +84,19 @@ export function websiteEditorStore(db: Db, t: Tables): WebsiteEditorStore {
         .limit(limit);
     },
     async ofUser(userId) {
-      return db.select().from(e).where(eq(e.userId, userId)).orderBy(asc(e.createdAt), asc(e.websiteId));
+      return db
+        .select()
+        .from(e)
+        .where(and(eq(e.userId, userId), eq(e.pendingVerification, false)))
+        .orderBy(asc(e.createdAt), asc(e.websiteId));
+    },
+    async applyPending(userId) {
+      const applied = await db
+        .update(e)
+        .set({ pendingVerification: false })
+        .where(and(eq(e.userId, userId), eq(e.pendingVerification, true)))
+        .returning({ websiteId: e.websiteId });
+      return applied.length;
     },
     async remove(websiteId, userId) {
       await db.delete(e).where(and(eq(e.websiteId, websiteId), eq(e.userId, userId)));

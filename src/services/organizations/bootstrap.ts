@@ -5,6 +5,9 @@ import type { OrganizationRecord, UserRecord } from "../../db/stores/organizatio
 import { newId } from "../../kernel/ids.ts";
 import type { Principal } from "../../kernel/principal.ts";
 
+/** The address of the local owner `sitewright dev` creates. */
+export const LOCAL_OWNER_EMAIL = "owner@localhost";
+
 export interface LocalOwner {
   organization: OrganizationRecord;
   owner: UserRecord;
@@ -12,11 +15,11 @@ export interface LocalOwner {
   created: boolean;
 }
 
-/** Creates an organization with a new user as its owner. */
+/** Creates an organization with a new user as its owner (verified or not, as the caller knows). */
 export async function createOrganizationWithOwner(
   stores: Stores,
   organizationName: string,
-  owner: { email: string; name: string },
+  owner: { email: string; name: string; emailVerifiedAt: number | null },
   now: number,
 ): Promise<{ organization: OrganizationRecord; owner: UserRecord }> {
   const organization = { id: newId(), name: organizationName, createdAt: now, updatedAt: now };
@@ -42,8 +45,9 @@ export async function ownerOf(stores: Stores, organization: OrganizationRecord):
 }
 
 /**
- * The embedded deployment's owner: on a fresh database creates an organization and its owner user;
- * afterwards returns the oldest organization's owner.
+ * The embedded deployment's owner: on a fresh database creates an organization and its owner user (verified:
+ * the operator of the machine is the owner, and `owner@localhost` receives no mail); afterwards returns the oldest
+ * organization's owner.
  */
 export async function ensureLocalOwner(db: Database, now = Date.now()): Promise<LocalOwner> {
   return db.transaction(async (stores) => {
@@ -52,7 +56,7 @@ export async function ensureLocalOwner(db: Database, now = Date.now()): Promise<
     const { organization } = await createOrganizationWithOwner(
       stores,
       "My organization",
-      { email: "owner@localhost", name: "Local owner" },
+      { email: LOCAL_OWNER_EMAIL, name: "Local owner", emailVerifiedAt: now },
       now,
     );
     return { ...(await ownerOf(stores, organization)), created: true };

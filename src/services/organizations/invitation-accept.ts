@@ -1,3 +1,4 @@
+import { requireVerified } from "../../accounts/email-verification.ts";
 import { hashSecret } from "../../auth/secrets.ts";
 import { type InvitationRecord, invitationStatus } from "../../db/stores/invitations.ts";
 import type { ToolContext } from "../../kernel/context.ts";
@@ -5,7 +6,7 @@ import { ApiError } from "../../kernel/errors.ts";
 
 /**
  * Accepts an invitation for the signed-in user: the token must be the latest one sent, the invitation pending,
- * and the user's email the invited one (case-insensitive). Creates the membership, or the website editor grant
+ * the user's email the invited one (case-insensitive) and verified. Creates the membership, or the website editor grant
  * for a website invitation, in the caller's transaction. Returns the accepted invitation.
  */
 export async function invitationAccept(ctx: ToolContext<unknown>, token: string): Promise<InvitationRecord> {
@@ -32,6 +33,8 @@ export async function invitationAccept(ctx: ToolContext<unknown>, token: string)
       { suggestion: "Sign in as the invited email address to accept it, or ask for an invitation to yours." },
     );
   }
+  // The invitation goes to a mailbox; an account only claims that address until it proves it reads it.
+  requireVerified(user, "accept an invitation");
   ctx.access.resolved.organizationId = record.organizationId;
   if (record.websiteId) ctx.access.resolved.websiteId = record.websiteId;
   if (!(await ctx.stores.invitations.markAccepted(record.id, user.id, ctx.now))) throw notPending("accepted");
@@ -46,6 +49,7 @@ export async function invitationAccept(ctx: ToolContext<unknown>, token: string)
       createdAt: ctx.now,
       createdByType: record.invitedByType,
       createdById: record.invitedById,
+      pendingVerification: false,
     });
   } else {
     const member = await ctx.stores.members.get(record.organizationId, user.id);

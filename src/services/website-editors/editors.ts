@@ -17,6 +17,7 @@ export function projectEditor(entry: WebsiteEditorEntry) {
     email: entry.email,
     name: entry.name,
     role: entry.role as "full_editor" | "content_editor",
+    status: entry.pendingVerification ? ("pending_verification" as const) : ("active" as const),
     grantedAt: iso(entry.createdAt),
   };
 }
@@ -43,7 +44,9 @@ export async function findUser(ctx: Ctx, who: { email?: string; userId?: string 
 
 /**
  * Grants `role` on the website to an existing user, or changes the role of their existing grant. Refused when the
- * user's organization membership already covers that role on every website.
+ * user's organization membership already covers that role on every website. A user whose email is not verified
+ * gets the grant pending: it gives nothing until they verify (whoever signs up first with an address does not get
+ * what an admin meant for the person who reads its mail).
  */
 export async function grantEditor(ctx: Ctx, website: WebsiteRecord, user: UserRecord, role: Role) {
   const member = await ctx.stores.members.get(website.organizationId, user.id);
@@ -62,6 +65,7 @@ export async function grantEditor(ctx: Ctx, website: WebsiteRecord, user: UserRe
     createdAt: ctx.now,
     createdByType: ctx.principal.type,
     createdById: ctx.principal.id,
+    pendingVerification: user.emailVerifiedAt === null,
   });
   return (await ctx.stores.websiteEditors.get(website.id, user.id))!;
 }

@@ -1,5 +1,5 @@
 // PostgreSQL schema: Sessions, password resets, invitations, website editors, mail, OAuth. Mirrors ../sqlite/accounts.ts (times are Unix ms).
-import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ms } from "./columns.ts";
 
 /** Signed-in browser sessions on the app host; `id` is the SHA-256 of the cookie's secret. */
@@ -69,6 +69,8 @@ export const websiteEditors = pgTable(
     createdAt: ms("created_at").notNull(),
     createdByType: text("created_by_type").notNull(),
     createdById: text("created_by_id").notNull(),
+    /** Granted while the user's email was unverified: no access until it is verified (then false). */
+    pendingVerification: boolean("pending_verification").notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.websiteId, t.userId] }),

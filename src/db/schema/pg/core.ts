@@ -28,6 +28,8 @@ export const users = pgTable(
     name: text("name").notNull(),
     passwordHash: text("password_hash"),
     createdAt: ms("created_at").notNull(),
+    /** When the user proved they read mail at `email` (a verification, reset or invitation link); null: not yet. */
+    emailVerifiedAt: ms("email_verified_at"),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],
 );

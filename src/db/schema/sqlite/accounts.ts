@@ -69,6 +69,8 @@ export const websiteEditors = sqliteTable(
     createdAt: ms("created_at").notNull(),
     createdByType: text("created_by_type").notNull(),
     createdById: text("created_by_id").notNull(),
+    /** Granted while the user's email was unverified: no access until it is verified (then false). */
+    pendingVerification: integer("pending_verification", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.websiteId, t.userId] }),

@@ -1,0 +1,17 @@
+// SQLite schema: Email verification links. Mirrors ../pg/email-verification.ts (times are Unix ms).
+import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { ms } from "./columns.ts";
+
+/** Single-use email verification links; `id` is the SHA-256 of the emailed secret, `email` the address it proves. */
+export const emailVerifications = sqliteTable(
+  "email_verifications",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    email: text("email").notNull(),
+    createdAt: ms("created_at").notNull(),
+    expiresAt: ms("expires_at").notNull(),
+    usedAt: ms("used_at"),
+  },
+  (t) => [index("email_verifications_user_idx").on(t.userId)],
+);
