@@ -10,7 +10,7 @@ const entry = z.object({
   organizationId: fields.organizationId(),
   at: fields.timestamp(),
   actor: z.object({
-    type: z.string().describe("api_key, user or oauth_token."),
+    type: z.string().describe("api_key, user, oauth_token, or visitor (a sign-up)."),
     id: z.string(),
     label: z.string().describe("The key's name or the user's name at the time."),
   }),
