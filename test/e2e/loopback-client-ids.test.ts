@@ -31,11 +31,11 @@ const freePort = () =>
     });
   });
 
-/** `sitewright serve` on SQLite in a fresh working directory, on loopback. */
+/** `sitewright serve` on SQLite in a fresh working directory, on loopback, printing mail to its console. */
 async function startServe(env: Record<string, string> = {}): Promise<CliServer> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
-  return startCli(["serve"], {
+  return startCli(["serve", "--mail-console"], {
     env: { PORT: String(port), HOST: "127.0.0.1", ...env },
     ready: /Sitewright serving/,
     origin,
