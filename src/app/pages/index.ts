@@ -9,8 +9,8 @@ import { registerHomePages } from "./home.ts";
 import { registerInvitationPages } from "./invitations.ts";
 import { registerLocalBillingPages } from "./local-billing.ts";
 import { registerMemberPages } from "./members.ts";
-import { registerWebsitePage } from "./website/index.ts";
 import { registerVerifyEmailPages } from "./verify-email.ts";
+import { registerWebsitePage } from "./website/index.ts";
 import { registerWebsitePages } from "./websites.ts";
 
 /**
