@@ -5,8 +5,9 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { Database, OpenOptions } from "../database.ts";
 import { migrationsFolder } from "../migrations-folder.ts";
-import * as schema from "../schema/sqlite.ts";
+import { tables } from "../schema/sqlite.ts";
 import { bindStores } from "../stores/index.ts";
+import { sqliteDb } from "../types.ts";
 import { memoryRateLimiter } from "./memory-buckets.ts";
 
 /**
@@ -23,9 +24,9 @@ export function openSqlite(options: OpenOptions): Database {
   // A 64 MiB page cache and memory-mapped reads keep a large CMS index hot (SQLite's default cache is 2 MiB).
   sqlite.pragma("cache_size = -65536");
   sqlite.pragma("mmap_size = 268435456");
-  const db = drizzle(sqlite, { schema });
+  const db = drizzle(sqlite);
   migrate(db, { migrationsFolder: migrationsFolder("sqlite") });
-  const stores = bindStores(db, schema);
+  const stores = bindStores(sqliteDb(db), tables, "sqlite");
 
   let tail: Promise<unknown> = Promise.resolve();
   function exclusive<T>(work: () => Promise<T>): Promise<T> {

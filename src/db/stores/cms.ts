@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
-import type { Db, Tables } from "../types.ts";
+import type { Db, Dialect, Tables } from "../types.ts";
 import type { UniqueRow } from "./cms-index.ts";
 import { itemWrites } from "./cms-index-items.ts";
 import { indexWriter } from "./cms-index-writes.ts";
@@ -7,48 +7,12 @@ import { itemOrder } from "./cms-order.ts";
 import { type ItemQuery, type ItemQueryPage, queryItems } from "./cms-query.ts";
 import { once } from "./prepared.ts";
 
-export interface CmsCollectionRecord {
-  id: string;
-  websiteId: string;
-  slug: string;
-  name: string;
-  description: string;
-  createdAt: number;
-  updatedAt: number;
-}
+/** A collection (without the index bookkeeping column). */
+export type CmsCollectionRecord = Omit<Tables["cmsCollections"]["$inferSelect"], "indexStale">;
 
-export interface CmsFieldRecord {
-  id: string;
-  collectionId: string;
-  key: string;
-  name: string;
-  helpText: string;
-  type: string;
-  required: boolean;
-  unique: boolean;
-  defaultValue: unknown;
-  validations: unknown;
-  options: unknown;
-  position: number;
-  createdAt: number;
-  updatedAt: number;
-}
+export type CmsFieldRecord = Tables["cmsFields"]["$inferSelect"];
 
-export interface CmsItemRecord {
-  id: string;
-  collectionId: string;
-  websiteId: string;
-  slug: string;
-  draftValues: unknown;
-  publishedValues: unknown;
-  status: string;
-  version: number;
-  archived: boolean;
-  position: number;
-  createdAt: number;
-  updatedAt: number;
-  publishedAt: number | null;
-}
+export type CmsItemRecord = Tables["cmsItems"]["$inferSelect"];
 
 export type CmsItemPatch = Partial<
   Pick<CmsItemRecord, "slug" | "draftValues" | "publishedValues" | "status" | "publishedAt" | "archived">
@@ -144,13 +108,12 @@ export interface CmsStore {
   setItemPositions(updates: readonly { id: string; position: number }[]): Promise<void>;
 }
 
-export function cmsStore(db: Db, t: Tables): CmsStore {
+export function cmsStore(db: Db, t: Tables, dialect: Dialect): CmsStore {
   const c = t.cmsCollections;
   const f = t.cmsFields;
   const i = t.cmsItems;
   // Every item write keeps the query index (value rows, search terms, unique claims) in step, in the same unit of work.
-  const index = indexWriter(db, t);
-  const isPg = typeof (db as { all?: unknown }).all !== "function";
+  const index = indexWriter(db, t, dialect);
   // Collection records leave out the index bookkeeping column.
   const { indexStale: _, ...collectionColumns } = getTableColumns(c);
   const collectionById = once(() =>
@@ -179,6 +142,7 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
   const writes = itemWrites(
     db,
     t,
+    dialect,
     index,
     (collectionId) => fieldsOf().execute({ collectionId }),
     async (id) => (await itemById().execute({ id }))[0],
@@ -356,7 +320,7 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       return rows.length > 0;
     },
     async queryItems(query) {
-      return queryItems(db, t, isPg, query, (ids) => this.getItems(ids));
+      return queryItems(db, dialect, query, (ids) => this.getItems(ids));
     },
     async reindexCollection(collectionId) {
       await index.removeCollection(collectionId);

@@ -9,15 +9,7 @@ export interface LeaseHolder {
   label: string;
 }
 
-export interface LeaseRecord {
-  websiteId: string;
-  leaseId: string;
-  holderType: string;
-  holderId: string;
-  holderLabel: string;
-  acquiredAt: number;
-  expiresAt: number;
-}
+export type LeaseRecord = Tables["websiteEditLeases"]["$inferSelect"];
 
 export type AcquireResult =
   | { acquired: true; lease: LeaseRecord; renewed: boolean }

@@ -3,15 +3,7 @@ import type { Db, Tables } from "../types.ts";
 import { once } from "./prepared.ts";
 
 /** One file of a website's draft (its content lives in the content table under `sha256`). */
-export interface SourceFileRecord {
-  websiteId: string;
-  path: string;
-  sha256: string;
-  size: number;
-  updatedAt: number;
-  updatedByType: string;
-  updatedById: string;
-}
+export type SourceFileRecord = Tables["websiteFiles"]["$inferSelect"];
 
 /** Draft files of websites and the content-addressed texts they (and deployments) point at. */
 export interface SourceFileStore {

@@ -3,15 +3,7 @@ import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { Db, Tables } from "../types.ts";
 
 /** A user's editor grant on one website (no organization membership needed). */
-export interface WebsiteEditorRecord {
-  websiteId: string;
-  userId: string;
-  organizationId: string;
-  role: string;
-  createdAt: number;
-  createdByType: string;
-  createdById: string;
-}
+export type WebsiteEditorRecord = Tables["websiteEditors"]["$inferSelect"];
 
 /** An editor grant with the editor's user, as the editors list shows it. */
 export interface WebsiteEditorEntry extends WebsiteEditorRecord {

@@ -4,14 +4,7 @@ import type { Db, Tables } from "../types.ts";
 import { after, afterPlaceholders, newestFirst } from "./keyset.ts";
 import { once } from "./prepared.ts";
 
-export interface WebsiteRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  slug: string;
-  createdAt: number;
-  updatedAt: number;
-}
+export type WebsiteRecord = Tables["websites"]["$inferSelect"];
 
 /** Which websites a list may return: whole organizations and/or individual websites. */
 export interface WebsiteReach {
