@@ -25,7 +25,7 @@ export function openSqlite(options: OpenOptions): Database {
   sqlite.pragma("cache_size = -65536");
   sqlite.pragma("mmap_size = 268435456");
   const db = drizzle(sqlite);
-  migrate(db, { migrationsFolder: migrationsFolder("sqlite") });
+  applyMigrations(sqlite, db);
   const stores = bindStores(sqliteDb(db), tables, "sqlite");
 
   let tail: Promise<unknown> = Promise.resolve();
@@ -55,4 +55,33 @@ export function openSqlite(options: OpenOptions): Database {
       await exclusive(async () => sqlite.close());
     },
   };
+}
+
+/**
+ * Applies the committed migrations. Some rebuild a table to change its constraints (SQLite's ALTER TABLE
+ * procedure: create the new table, copy, drop the old one, rename), which needs foreign-key enforcement off:
+ * dropping a rebuilt parent would otherwise cascade into its children. drizzle runs the migrations in one
+ * transaction, where PRAGMA foreign_keys does nothing, so enforcement is switched off around it here; when a
+ * migration ran, every reference is checked before the database is used.
+ */
+function applyMigrations(sqlite: BetterSqlite3.Database, db: ReturnType<typeof drizzle>): void {
+  const applied = (): number => {
+    const exists = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = '__drizzle_migrations'").get();
+    return exists ? (sqlite.prepare("SELECT count(*) FROM __drizzle_migrations").pluck().get() as number) : 0;
+  };
+  const before = applied();
+  sqlite.pragma("foreign_keys = OFF");
+  try {
+    migrate(db, { migrationsFolder: migrationsFolder("sqlite") });
+    if (applied() !== before) {
+      const broken = sqlite.pragma("foreign_key_check") as { table: string; parent: string }[];
+      const [first] = broken;
+      if (first)
+        throw new Error(
+          `${broken.length} broken references after migrating (${first.table} → ${first.parent})`,
+        );
+    }
+  } finally {
+    sqlite.pragma("foreign_keys = ON");
+  }
 }

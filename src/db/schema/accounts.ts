@@ -2,7 +2,7 @@
 import type { Columns } from "./columns.ts";
 import type { CoreTables } from "./core.ts";
 
-export function accountTables(c: Columns, _core: Pick<CoreTables, "websites">) {
+export function accountTables(c: Columns, { websites }: Pick<CoreTables, "websites">) {
   /** Signed-in browser sessions on the app host; `id` is the SHA-256 of the cookie's secret. */
   const sessions = c.table(
     "sessions",
@@ -33,7 +33,8 @@ export function accountTables(c: Columns, _core: Pick<CoreTables, "websites">) {
 
   /**
    * Invitations to an organization (websiteId null) or to edit one website; accepted through an emailed link.
-   * Only the token's SHA-256 is stored; the email is lower-cased.
+   * Only the token's SHA-256 is stored; the email is lower-cased. website_id has no foreign key: when the website
+   * is deleted, its open invitations are revoked and kept (websites.delete).
    */
   const invitations = c.table(
     "invitations",
@@ -66,7 +67,10 @@ export function accountTables(c: Columns, _core: Pick<CoreTables, "websites">) {
   const websiteEditors = c.table(
     "website_editors",
     {
-      websiteId: c.text("website_id").notNull(),
+      websiteId: c
+        .text("website_id")
+        .notNull()
+        .references(() => websites.id, { onDelete: "cascade" }),
       userId: c.text("user_id").notNull(),
       organizationId: c.text("organization_id").notNull(),
       role: c.text("role").notNull(),

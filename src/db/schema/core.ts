@@ -94,7 +94,10 @@ export function coreTables(c: Columns) {
         .text("api_key_id")
         .notNull()
         .references(() => apiKeys.id),
-      websiteId: c.text("website_id").notNull(),
+      websiteId: c
+        .text("website_id")
+        .notNull()
+        .references(() => websites.id, { onDelete: "cascade" }),
       createdAt: c.ms("created_at").notNull(),
     },
     (t) => [
@@ -103,7 +106,10 @@ export function coreTables(c: Columns) {
     ],
   );
 
-  /** The append-only audit log: the database refuses UPDATE and DELETE (see the migrations). */
+  /**
+   * The append-only audit log: the database refuses UPDATE and DELETE (see the migrations), so its website_id has
+   * no foreign key. Entries about a deleted website stay.
+   */
   const auditEntries = c.table(
     "audit_entries",
     {

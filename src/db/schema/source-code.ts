@@ -2,7 +2,7 @@
 import type { Columns } from "./columns.ts";
 import type { CoreTables } from "./core.ts";
 
-export function sourceCodeTables(c: Columns, _core: Pick<CoreTables, "websites">) {
+export function sourceCodeTables(c: Columns, { websites }: Pick<CoreTables, "websites">) {
   // Text contents of source files, content-addressed (sha256 of the UTF-8 bytes) and shared by drafts and
   // deployments. Kept in the database so a draft write and its content commit or roll back together.
   const websiteFileContents = c.table("website_file_contents", {
@@ -18,7 +18,10 @@ export function sourceCodeTables(c: Columns, _core: Pick<CoreTables, "websites">
   const websiteFiles = c.table(
     "website_files",
     {
-      websiteId: c.text("website_id").notNull(),
+      websiteId: c
+        .text("website_id")
+        .notNull()
+        .references(() => websites.id, { onDelete: "cascade" }),
       path: c.text("path").notNull(),
       sha256: c
         .text("sha256")
@@ -37,7 +40,10 @@ export function sourceCodeTables(c: Columns, _core: Pick<CoreTables, "websites">
 
   /** The edit lease of a website's draft: at most one row per website; live while expires_at is ahead. */
   const websiteEditLeases = c.table("website_edit_leases", {
-    websiteId: c.text("website_id").primaryKey(),
+    websiteId: c
+      .text("website_id")
+      .primaryKey()
+      .references(() => websites.id, { onDelete: "cascade" }),
     leaseId: c.text("lease_id").notNull(),
     holderType: c.text("holder_type").notNull(),
     holderId: c.text("holder_id").notNull(),
@@ -51,7 +57,10 @@ export function sourceCodeTables(c: Columns, _core: Pick<CoreTables, "websites">
     "deployments",
     {
       id: c.text("id").primaryKey(),
-      websiteId: c.text("website_id").notNull(),
+      websiteId: c
+        .text("website_id")
+        .notNull()
+        .references(() => websites.id, { onDelete: "cascade" }),
       status: c.text("status").notNull(),
       /** Hash of the source tree the deployment was built from (equal drafts build once). */
       sourceHash: c.text("source_hash").notNull(),
@@ -71,7 +80,7 @@ export function sourceCodeTables(c: Columns, _core: Pick<CoreTables, "websites">
       deploymentId: c
         .text("deployment_id")
         .notNull()
-        .references(() => deployments.id),
+        .references(() => deployments.id, { onDelete: "cascade" }),
       path: c.text("path").notNull(),
       sha256: c
         .text("sha256")
@@ -92,7 +101,7 @@ export function sourceCodeTables(c: Columns, _core: Pick<CoreTables, "websites">
       deploymentId: c
         .text("deployment_id")
         .notNull()
-        .references(() => deployments.id),
+        .references(() => deployments.id, { onDelete: "cascade" }),
       path: c.text("path").notNull(),
       sha256: c.text("sha256").notNull(),
       contentType: c.text("content_type").notNull(),
@@ -102,11 +111,20 @@ export function sourceCodeTables(c: Columns, _core: Pick<CoreTables, "websites">
   );
 
   /** Which deployment a website serves (one pointer per website; publish and rollback swap it). */
-  const websitePublishState = c.table("website_publish_state", {
-    websiteId: c.text("website_id").primaryKey(),
-    publishedDeploymentId: c.text("published_deployment_id").references(() => deployments.id),
-    updatedAt: c.ms("updated_at").notNull(),
-  });
+  const websitePublishState = c.table(
+    "website_publish_state",
+    {
+      websiteId: c
+        .text("website_id")
+        .primaryKey()
+        .references(() => websites.id, { onDelete: "cascade" }),
+      publishedDeploymentId: c
+        .text("published_deployment_id")
+        .references(() => deployments.id, { onDelete: "set null" }),
+      updatedAt: c.ms("updated_at").notNull(),
+    },
+    (t) => [c.index("website_publish_state_deployment_idx").on(t.publishedDeploymentId)],
+  );
 
   return {
     websiteFileContents,

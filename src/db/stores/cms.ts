@@ -97,8 +97,6 @@ export interface CmsStore {
   staleCollectionIds(): Promise<string[]>;
   /** Rebuilds a stale collection's index under its row lock and clears the flag; false when already done. */
   rebuildStaleIndex(collectionId: string): Promise<boolean>;
-  /** Deletes every collection, field and item of a website (when the website is deleted). */
-  deleteWebsite(websiteId: string): Promise<void>;
 
   /** The largest item `position` of a collection (manual order), or undefined when it has no items. */
   maxItemPosition(collectionId: string): Promise<number | undefined>;
@@ -185,9 +183,8 @@ export function cmsStore(db: Db, t: Tables, dialect: Dialect): CmsStore {
       await db.update(c).set(patch).where(eq(c.id, id));
     },
     async deleteCollection(id) {
+      // Fields and items go with the collection (foreign keys); the query index has none.
       await index.removeCollection(id);
-      await db.delete(i).where(eq(i.collectionId, id));
-      await db.delete(f).where(eq(f.collectionId, id));
       await db.delete(c).where(eq(c.id, id));
     },
 
@@ -341,13 +338,6 @@ export function cmsStore(db: Db, t: Tables, dialect: Dialect): CmsStore {
       if (claimed.length === 0) return false;
       await this.reindexCollection(collectionId);
       return true;
-    },
-    async deleteWebsite(websiteId) {
-      const ids = db.select({ id: c.id }).from(c).where(eq(c.websiteId, websiteId));
-      for (const row of await ids) await index.removeCollection(row.id);
-      await db.delete(i).where(eq(i.websiteId, websiteId));
-      await db.delete(f).where(inArray(f.collectionId, ids));
-      await db.delete(c).where(eq(c.websiteId, websiteId));
     },
     ...itemOrder(db, t),
   };

@@ -20,8 +20,6 @@ export interface WebsiteEditorStore {
   list(websiteId: string, options: { after?: KeysetPosition; limit: number }): Promise<WebsiteEditorEntry[]>;
   ofUser(userId: string): Promise<WebsiteEditorRecord[]>;
   remove(websiteId: string, userId: string): Promise<void>;
-  /** Removes every editor grant on a website (when the website is deleted). */
-  removeWebsite(websiteId: string): Promise<void>;
   /** Removes every grant of the user on websites of the organization (a removed member loses all access). */
   removeUserFromOrganization(organizationId: string, userId: string): Promise<number>;
 }
@@ -71,9 +69,6 @@ export function websiteEditorStore(db: Db, t: Tables): WebsiteEditorStore {
     },
     async remove(websiteId, userId) {
       await db.delete(e).where(and(eq(e.websiteId, websiteId), eq(e.userId, userId)));
-    },
-    async removeWebsite(websiteId) {
-      await db.delete(e).where(eq(e.websiteId, websiteId));
     },
     async removeUserFromOrganization(organizationId, userId) {
       const removed = await db
