@@ -249,7 +249,11 @@ for (const d of dialects) {
       const added = names(after.catalog.indexes).filter(
         (name) => !names(before.catalog.indexes).includes(name),
       );
-      expect(added.sort()).toStrictEqual(["cms_items_website_idx", "website_publish_state_deployment_idx"]);
+      expect(added.sort()).toStrictEqual([
+        "cms_items_website_idx",
+        "deployment_outputs_sha256_idx",
+        "website_publish_state_deployment_idx",
+      ]);
       // Live rows stay; the deleted website's deployment, its file, two outputs and its pointer are gone.
       expect(after.counts).toStrictEqual({
         ...before.counts,

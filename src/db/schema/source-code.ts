@@ -107,7 +107,11 @@ export function sourceCodeTables(c: Columns, { websites }: Pick<CoreTables, "web
       contentType: c.text("content_type").notNull(),
       size: c.integer("size").notNull(),
     },
-    (t) => [c.primaryKey({ columns: [t.deploymentId, t.path] })],
+    (t) => [
+      c.primaryKey({ columns: [t.deploymentId, t.path] }),
+      // The blob sweep asks which blobs are still referenced (db/stores/housekeeping.ts).
+      c.index("deployment_outputs_sha256_idx").on(t.sha256),
+    ],
   );
 
   /** Which deployment a website serves (one pointer per website; publish and rollback swap it). */

@@ -1,0 +1,1 @@
+CREATE INDEX "deployment_outputs_sha256_idx" ON "deployment_outputs" USING btree ("sha256");
