@@ -5,7 +5,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { H3 } from "h3";
 import { authenticate } from "../src/auth/authenticate.ts";
 import { hashSecret } from "../src/auth/secrets.ts";
-import * as schema from "../src/db/schema/sqlite.ts";
+import { tables } from "../src/db/schema/sqlite.ts";
 import { bindStores } from "../src/db/stores/index.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
 import { mcpTools } from "../src/mcp/tool-list.ts";
@@ -52,8 +52,9 @@ export async function breakdown(
   const sqlite = new BetterSqlite3(join(fx.dir, "bench.db"), { readonly: true });
   const queries: { sql: string; params: unknown[] }[] = [];
   const stores = bindStores(
-    drizzle(sqlite, { schema, logger: { logQuery: (sql, params) => queries.push({ sql, params }) } }),
-    schema,
+    drizzle(sqlite, { logger: { logQuery: (sql, params) => queries.push({ sql, params }) } }),
+    tables,
+    "sqlite",
   );
   await stores.apiKeys.findBySecretHash(hash);
   await stores.websites.list(reach, { limit: PAGE + 1 });

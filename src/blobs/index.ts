@@ -1,14 +1,19 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, utimes } from "node:fs/promises";
 import { join, resolve } from "node:path";
 
 /**
  * Content-addressed bytes: a blob's name is the sha256 of its bytes (lowercase hex), so equal contents are
  * stored once and a name never changes meaning. Published files and assets live here; draft source texts live
  * in the database (see docs/source-code.md) so a draft write commits or rolls back with its transaction.
+ * Blobs no row references any more are removed by housekeeping (src/services/housekeeping.ts), never within a
+ * grace period of their last put.
  */
 export interface BlobStore {
-  /** Stores `bytes` (a no-op when present) and returns their sha256. Durable when the promise resolves. */
+  /**
+   * Stores `bytes` and returns their sha256; when present, marks the blob as put now (so a sweep spares it while
+   * the caller goes on to reference it). Durable when the promise resolves.
+   */
   put(bytes: Uint8Array): Promise<string>;
   /** The bytes named `sha256`, or undefined when absent (or when the name is not a sha256). */
   get(sha256: string): Promise<Uint8Array | undefined>;
@@ -19,13 +24,23 @@ export interface BlobStore {
    * never touched.
    */
   sweepTemporaryFiles(olderThan: number): Promise<number>;
+  /** Names of the blobs last put before `before` (Unix ms), a page at a time. */
+  listStale(before: number): AsyncIterable<string[]>;
+  /** Removes the blob unless it was put at or after `before` (a put racing the sweep wins). True when removed. */
+  removeStale(sha256: string, before: number): Promise<boolean>;
 }
 
 /** How old a temporary blob file must be before a sweep deletes it: far longer than any put takes. */
 export const TEMPORARY_FILE_GRACE_MS = 60 * 60 * 1000;
 
-/** A put's temporary file: `.<sha256>.<random hex>.tmp` in the blob's folder. */
-const TEMPORARY_FILE = /^\.[0-9a-f]{64}\.[0-9a-f]+\.tmp$/;
+/**
+ * A put's temporary file (`.<sha256>.<random hex>.tmp`) or a blob a sweep moved aside (`….sweep`), in the
+ * blob's folder.
+ */
+const TEMPORARY_FILE = /^\.[0-9a-f]{64}\.[0-9a-f]+\.(tmp|sweep)$/;
+
+/** Names per page of `listStale`. */
+const PAGE = 500;
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -37,6 +52,8 @@ export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").upd
  * absent, never partial, and concurrent puts of one blob are harmless (the rename is atomic; both hold the same bytes).
  * A crash mid-put leaves its temporary file behind; `sweepTemporaryFiles` deletes those (at start and in
  * housekeeping).
+ * A blob's modification time is its last put: a put of a present blob touches it. A sweep moves a stale blob
+ * aside before deleting it and puts it back when a put touched it meanwhile; a put that finds it moved writes it anew.
  */
 export function fsBlobStore(root: string): BlobStore {
   const base = resolve(root);
@@ -45,7 +62,7 @@ export function fsBlobStore(root: string): BlobStore {
     async put(bytes) {
       const sha256 = sha256Hex(bytes);
       const target = pathOf(sha256);
-      if (await exists(target)) return sha256;
+      if (await touch(target)) return sha256;
       const folder = join(base, sha256.slice(0, 2));
       await mkdir(folder, { recursive: true });
       const temp = join(folder, `.${sha256}.${randomBytes(6).toString("hex")}.tmp`);
@@ -92,6 +109,38 @@ export function fsBlobStore(root: string): BlobStore {
       }
       return removed;
     },
+    async *listStale(before) {
+      let page: string[] = [];
+      for (const folder of (await entries(base)).filter((name) => /^[0-9a-f]{2}$/.test(name)).sort()) {
+        for (const name of (await entries(join(base, folder))).sort()) {
+          if (!SHA256.test(name)) continue;
+          const modified = await modifiedAt(join(base, folder, name));
+          if (modified !== undefined && modified < before) page.push(name);
+          if (page.length === PAGE) {
+            yield page;
+            page = [];
+          }
+        }
+      }
+      if (page.length) yield page;
+    },
+    async removeStale(sha256, before) {
+      if (!SHA256.test(sha256)) return false;
+      const target = pathOf(sha256);
+      const aside = join(base, sha256.slice(0, 2), `.${sha256}.${randomBytes(6).toString("hex")}.sweep`);
+      try {
+        await rename(target, aside);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+        throw error;
+      }
+      if (((await modifiedAt(aside)) ?? 0) >= before) {
+        await rename(aside, target); // put meanwhile: it stays (a newer copy in its place holds the same bytes)
+        return false;
+      }
+      await unlink(aside);
+      return true;
+    },
   };
 }
 
@@ -106,12 +155,14 @@ async function entries(folder: string): Promise<string[]> {
 }
 
 /** An in-memory store (tests, throwaway platforms). */
-export function memoryBlobStore(): BlobStore {
+export function memoryBlobStore(now: () => number = Date.now): BlobStore {
   const blobs = new Map<string, Uint8Array>();
+  const putAt = new Map<string, number>();
   return {
     async put(bytes) {
       const sha256 = sha256Hex(bytes);
       if (!blobs.has(sha256)) blobs.set(sha256, new Uint8Array(bytes));
+      putAt.set(sha256, now());
       return sha256;
     },
     async get(sha256) {
@@ -124,6 +175,15 @@ export function memoryBlobStore(): BlobStore {
     async sweepTemporaryFiles() {
       return 0;
     },
+    async *listStale(before) {
+      const stale = [...putAt].filter(([, at]) => at < before).map(([sha256]) => sha256);
+      for (let i = 0; i < stale.length; i += PAGE) yield stale.slice(i, i + PAGE);
+    },
+    async removeStale(sha256, before) {
+      if ((putAt.get(sha256) ?? before) >= before) return false;
+      putAt.delete(sha256);
+      return blobs.delete(sha256);
+    },
   };
 }
 
@@ -135,6 +195,28 @@ export function defaultBlobRoot(dataDir: string): string {
 /** The platform's blob store: `blobRoot` when configured, else `<dataDir>/blobs`. */
 export function createBlobStore(options: { blobRoot?: string; dataDir: string }): BlobStore {
   return fsBlobStore(options.blobRoot ?? defaultBlobRoot(options.dataDir));
+}
+
+/** Marks an existing file as modified now; false when there is none. */
+async function touch(path: string): Promise<boolean> {
+  const now = new Date();
+  try {
+    await utimes(path, now, now);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+/** A file's modification time (Unix ms), or undefined when it is gone. */
+async function modifiedAt(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -14,16 +14,24 @@ export const retention: RetentionPolicy = {
 /** Source texts no draft or deployment references are deleted once untouched this long (a write in flight keeps its own). */
 export const CONTENT_GRACE_MS = 60 * 60 * 1000;
 
+/**
+ * Blobs no row references are removed once last put longer ago than this: a publish in flight (on any node) puts
+ * its blobs before it references them, so it has this long to commit.
+ */
+export const BLOB_GRACE_MS = 60 * 60 * 1000;
+
 export interface HousekeepingReport extends PurgeCounts {
   sourceContents: number;
   /** Temporary blob files of puts a crash interrupted, older than TEMPORARY_FILE_GRACE_MS. */
   blobTemporaryFiles: number;
+  /** Blobs no row referenced any more, last put before BLOB_GRACE_MS. */
+  blobs: number;
 }
 
 /**
  * Deletes what has outlived its purpose: expired sessions, idempotency records, used reset links, old OAuth codes
- * and tokens, old outbox mail, source texts nothing references, and temporary blob files crashes left behind.
- * Idempotent and safe on every node at once.
+ * and tokens, old outbox mail, source texts and blobs nothing references, and temporary blob files crashes left
+ * behind. Idempotent and safe on every node at once.
  */
 export async function runHousekeeping(platform: Platform, now = Date.now()): Promise<HousekeepingReport> {
   const purged = await platform.db.transaction((stores) => stores.housekeeping.purgeExpired(now, retention));
@@ -31,7 +39,23 @@ export async function runHousekeeping(platform: Platform, now = Date.now()): Pro
     stores.sourceFiles.sweepContents(now - CONTENT_GRACE_MS),
   );
   const blobTemporaryFiles = await sweepBlobTemporaryFiles(platform, now);
-  return { ...purged, sourceContents, blobTemporaryFiles };
+  return { ...purged, sourceContents, blobTemporaryFiles, blobs: await sweepBlobs(platform, now) };
+}
+
+/**
+ * Mark and sweep of the blob store: blobs last put before the grace period that no row references
+ * (stores.housekeeping.referencedBlobs) are removed. Returns how many.
+ */
+export async function sweepBlobs(platform: Platform, now = Date.now()): Promise<number> {
+  const before = now - BLOB_GRACE_MS;
+  let removed = 0;
+  for await (const names of platform.blobs.listStale(before)) {
+    const referenced = await platform.db.read((stores) => stores.housekeeping.referencedBlobs(names));
+    for (const name of names) {
+      if (!referenced.has(name) && (await platform.blobs.removeStale(name, before))) removed++;
+    }
+  }
+  return removed;
 }
 
 /** Deletes the blob store's temporary files older than the grace period; returns how many. */

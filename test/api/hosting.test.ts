@@ -478,7 +478,10 @@ describeMatrix("hosting", (ctx) => {
     const host = `preview--${website.slug}.localhost`;
     const admin = { headers: { authorization: `Bearer ${ctx.t.adminKey.plaintextKey}` } };
     // New websites start from the starter: empty the draft first.
-    await ctx.t.platform.db.transaction((st) => st.sourceFiles.deleteWebsite(website.id));
+    await ctx.t.platform.db.transaction(async (st) => {
+      for (const file of await st.sourceFiles.list(website.id, {}))
+        await st.sourceFiles.delete(website.id, file.path);
+    });
     const empty = await h.site(host, "/", admin);
     expect(empty.status).toBe(500);
     expect(empty.text).toContain("The draft does not build");

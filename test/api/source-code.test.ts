@@ -17,7 +17,10 @@ function helpers(ctx: MatrixContext) {
     /** A website with an empty draft (new websites start from the starter; these cases start from nothing). */
     site: async () => {
       const site = await ctx.t.createWebsite(`Source ${ctx.mode} ${++sites} ${newId().slice(0, 5)}`);
-      await ctx.t.platform.db.transaction((s) => s.sourceFiles.deleteWebsite(site.id));
+      await ctx.t.platform.db.transaction(async (s) => {
+        for (const file of await s.sourceFiles.list(site.id, {}))
+          await s.sourceFiles.delete(site.id, file.path);
+      });
       return site;
     },
     post: (path: string, body: Record<string, unknown>, key?: string) =>

@@ -1,4 +1,4 @@
-import { expect, it } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import { rebuildFlaggedIndexes } from "../../src/db/database.ts";
 import {
   type CmsCollectionRecord,
@@ -7,7 +7,7 @@ import {
   isUniqueViolation,
 } from "../../src/db/stores/cms.ts";
 import { uniqueRows } from "../../src/db/stores/cms-index.ts";
-import { describeStores, hexId, rawQuery } from "./fixtures.ts";
+import { describeStores, hexId, rawQuery, seedWebsites } from "./fixtures.ts";
 
 const collection = (
   websiteId: string,
@@ -59,6 +59,8 @@ const item = (c: CmsCollectionRecord, overrides: Partial<CmsItemRecord> = {}): C
 });
 
 describeStores("cms store", (ctx) => {
+  beforeEach(() => seedWebsites(ctx.db, ["site", "site-a", "site-b", "other"]));
+
   it("stores collections with a slug unique per website", async () => {
     const a = collection("site-a", { slug: "blog" });
     await ctx.db.transaction((s) => s.cms.insertCollection(a));
@@ -179,7 +181,7 @@ describeStores("cms store", (ctx) => {
     expect(held.map((r) => r.itemId).sort()).toStrictEqual([a.id, b.id].sort());
   });
 
-  it("deletes a collection with its fields and items, and a website's whole CMS", async () => {
+  it("deletes a collection with its fields, items and query index, and a website's whole CMS with the website", async () => {
     const c = collection("site");
     const other = collection("other");
     await ctx.db.transaction(async (s) => {
@@ -194,9 +196,25 @@ describeStores("cms store", (ctx) => {
     expect(await ctx.db.read((s) => s.cms.getCollection(c.id))).toBeUndefined();
     expect(await ctx.db.read((s) => s.cms.countFields(c.id))).toBe(0);
     expect(await ctx.db.read((s) => s.cms.countItems(c.id))).toBe(0);
-    await ctx.db.transaction((s) => s.cms.deleteWebsite("other"));
+    const indexRows = async (collectionId: string) => {
+      let n = 0;
+      for (const table of ["cms_item_values", "cms_item_terms", "cms_item_uniques"])
+        n += (
+          await rawQuery(
+            ctx.dialect,
+            ctx.url,
+            `SELECT 1 FROM ${table} WHERE collection_id = '${collectionId}'`,
+          )
+        ).length;
+      return n;
+    };
+    expect(await indexRows(c.id)).toBe(0);
+    expect(await indexRows(other.id)).toBeGreaterThan(0);
+    await ctx.db.transaction((s) => s.websites.delete("other"));
     expect(await ctx.db.read((s) => s.cms.listCollections("other"))).toStrictEqual([]);
     expect(await ctx.db.read((s) => s.cms.countItems(other.id))).toBe(0);
+    expect(await ctx.db.read((s) => s.cms.countFields(other.id))).toBe(0);
+    expect(await indexRows(other.id)).toBe(0);
   });
 
   it("rebuilds the query index of collections a migration flagged, once, at open", async () => {

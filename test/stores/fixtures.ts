@@ -146,6 +146,19 @@ export async function seedOrganization(
   return org;
 }
 
+/**
+ * Inserts an organization and websites with the given ids: rows keyed by a website id need the website (every
+ * website-scoped table has a foreign key to it).
+ */
+export async function seedWebsites(db: Database, ids: readonly string[]): Promise<OrganizationRecord> {
+  const org = organization();
+  await db.transaction(async (s) => {
+    await s.organizations.insert(org);
+    for (const id of ids) await s.websites.insert(website(org.id, { id }));
+  });
+  return org;
+}
+
 /** Runs raw SQL on a new connection of its own (for what must be proven below the stores). */
 export async function rawQuery(
   dialect: Dialect,

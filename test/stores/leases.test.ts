@@ -1,13 +1,15 @@
-import { expect, it } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/database.ts";
 import type { LeaseHolder } from "../../src/db/stores/leases.ts";
-import { describeStores } from "./fixtures.ts";
+import { describeStores, seedWebsites } from "./fixtures.ts";
 
 const alice: LeaseHolder = { type: "api_key", id: "key_alice", label: "Alice's agent" };
 const bob: LeaseHolder = { type: "api_key", id: "key_bob", label: "Bob's agent" };
 const aliceAsUser: LeaseHolder = { type: "user", id: "key_alice", label: "Alice" };
 
 describeStores("lease store", (ctx) => {
+  beforeEach(() => seedWebsites(ctx.db, ["site-a", "site-b"]));
+
   const acquire = (holder: LeaseHolder, leaseId: string, now: number, ttl = 1_000, websiteId = "site-a") =>
     ctx.db.transaction((s) => s.leases.acquire(websiteId, holder, { leaseId, now, expiresAt: now + ttl }));
 
@@ -112,8 +114,6 @@ describeStores("lease store", (ctx) => {
     expect(await release("lease-1", alice)).toBe(false);
     expect(await ctx.db.read((s) => s.leases.get("site-a"))).toBeUndefined();
     expect((await acquire(bob, "lease-2", 10_001)).acquired).toBe(true);
-    await ctx.db.transaction((s) => s.leases.deleteWebsite("site-a"));
-    expect(await ctx.db.read((s) => s.leases.get("site-a"))).toBeUndefined();
   });
 
   it("grants the lease to exactly one of many concurrent acquirers", async () => {
@@ -144,6 +144,8 @@ describeStores("lease store", (ctx) => {
 describeStores(
   "lease store across nodes",
   (ctx) => {
+    beforeEach(() => seedWebsites(ctx.db, ["site-x", ...Array.from({ length: 20 }, (_, i) => `site-${i}`)]));
+
     it("lets exactly one of two nodes acquire, over and over, and blocks a takeover under a running mutation", async () => {
       // Two database handles on one PostgreSQL database: two platform nodes, each with its own pool.
       const nodeB = await openDatabase({ url: ctx.url });

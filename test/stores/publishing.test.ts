@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { expect, it } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import type { DeploymentRecord } from "../../src/db/stores/deployments.ts";
-import { describeStores, hexId } from "./fixtures.ts";
+import { describeStores, hexId, seedWebsites } from "./fixtures.ts";
 
 // The store methods publishing added, on every dialect.
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -23,6 +23,8 @@ function deployment(websiteId: string, overrides: Partial<DeploymentRecord> = {}
 }
 
 describeStores("publishing stores", (ctx) => {
+  beforeEach(() => seedWebsites(ctx.db, ["site-a", "site-b", "site-c"]));
+
   it("finds the newest deployment of a website by source hash and status", async () => {
     const old = deployment("site-a", { createdAt: 1_000 });
     const newer = deployment("site-a", { createdAt: 2_000 });

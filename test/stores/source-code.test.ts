@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { expect, it } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import type { DeploymentRecord } from "../../src/db/stores/deployments.ts";
 import type { SourceFileRecord } from "../../src/db/stores/source-files.ts";
-import { describeStores, hexId } from "./fixtures.ts";
+import { describeStores, hexId, seedWebsites } from "./fixtures.ts";
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 const content = (text: string) => ({ sha256: sha(text), content: text, size: Buffer.byteLength(text) });
@@ -35,6 +35,8 @@ function deployment(websiteId: string, overrides: Partial<DeploymentRecord> = {}
 }
 
 describeStores("source file store", (ctx) => {
+  beforeEach(() => seedWebsites(ctx.db, ["site-a", "site-b", "site-c"]));
+
   const write = (websiteId: string, path: string, text: string, at = 1_000) =>
     ctx.db.transaction(async (s) => {
       await s.sourceFiles.putContent(content(text), at);
@@ -147,17 +149,19 @@ describeStores("source file store", (ctx) => {
     expect(await ctx.db.read((s) => s.sourceFiles.getContent(sha("recent")))).toBeUndefined();
   });
 
-  it("removes every draft file of one website", async () => {
+  it("removes every draft file of a deleted website, and only those", async () => {
     await write("site-a", "a.txt", "a");
     await write("site-a", "b/c.txt", "c");
     await write("site-b", "a.txt", "a");
-    await ctx.db.transaction((s) => s.sourceFiles.deleteWebsite("site-a"));
+    await ctx.db.transaction((s) => s.websites.delete("site-a"));
     expect(await ctx.db.read((s) => s.sourceFiles.list("site-a", {}))).toStrictEqual([]);
     expect(await ctx.db.read((s) => s.sourceFiles.list("site-b", {}))).toHaveLength(1);
   });
 });
 
 describeStores("deployment store", (ctx) => {
+  beforeEach(() => seedWebsites(ctx.db, ["site-a", "site-b", "site-c"]));
+
   const seedContents = (...texts: string[]) =>
     ctx.db.transaction(async (s) => {
       for (const text of texts) await s.sourceFiles.putContent(content(text), 1_000);

@@ -29,6 +29,8 @@ export interface TestPlatform {
   local: LocalOwner;
   /** The database's URL (a SQLite file path, or a PostgreSQL URL). */
   databaseUrl: string;
+  /** The folder of the platform's filesystem blob store. */
+  blobRoot: string;
   /** An organization-wide admin key of the local organization. */
   adminKey: CreatedKey;
   /** Runs an operation in-process as `principal` (the owner by default): how tests reach owner-only tools. */
@@ -90,6 +92,7 @@ export async function createTestPlatform(
     app: createApp(platform),
     local,
     databaseUrl: database.url,
+    blobRoot: join(database.dir, "blobs"),
     adminKey,
     call,
     createKey,

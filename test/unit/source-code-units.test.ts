@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -240,5 +240,55 @@ describe("blob stores", () => {
     );
     // A second store over the same root sees it.
     expect(await fsBlobStore(root).get(sha)).toStrictEqual(new Uint8Array(bytes));
+  });
+
+  it("lists and removes only blobs last put before a time; a put marks a present blob as put now", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sitewright-sweep-"));
+    let clock = 1_000_000;
+    const stores = [
+      {
+        name: "filesystem",
+        blobs: fsBlobStore(dir),
+        age: (sha: string, at: number) => {
+          utimesSync(join(dir, sha.slice(0, 2), sha), at / 1000, at / 1000);
+        },
+      },
+      { name: "memory", blobs: memoryBlobStore(() => clock), age: () => undefined },
+    ];
+    try {
+      for (const { name, blobs, age } of stores) {
+        const put = async (text: string, at: number) => {
+          clock = at;
+          const sha = await blobs.put(new TextEncoder().encode(text));
+          age(sha, at);
+          return sha;
+        };
+        const [old, recent] = [await put("old", 1_000_000), await put("recent", 3_000_000)];
+        const stale = async (before: number) => {
+          const names: string[] = [];
+          for await (const page of blobs.listStale(before)) names.push(...page);
+          return names;
+        };
+        expect(await stale(2_000_000), name).toStrictEqual([old]);
+        expect((await stale(4_000_000)).sort(), name).toStrictEqual([old, recent].sort());
+        expect(await blobs.removeStale(recent, 2_000_000), name).toBe(false);
+        // Put again after the cutoff: no longer stale, and not removed.
+        await put("old", 2_500_000);
+        expect(await blobs.removeStale(old, 2_000_000), name).toBe(false);
+        expect(await blobs.has(old), name).toBe(true);
+        expect(await blobs.removeStale(old, Number.MAX_SAFE_INTEGER), name).toBe(true);
+        expect(await blobs.has(old), name).toBe(false);
+        expect(await blobs.removeStale(old, Number.MAX_SAFE_INTEGER), name).toBe(false);
+        expect(await blobs.removeStale("../../etc/passwd", Number.MAX_SAFE_INTEGER), name).toBe(false);
+      }
+      // The filesystem store leaves nothing aside.
+      expect(
+        readdirSync(dir)
+          .flatMap((folder) => readdirSync(join(dir, folder)))
+          .filter((f) => f.startsWith(".")),
+      ).toStrictEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,7 +7,7 @@ export default defineTool({
   group: "Websites",
   title: "Delete a website",
   description:
-    "Deletes a website permanently: it stops serving and its id stops resolving. Website-scoped API keys and website editors lose their grant on it, and open invitations to edit it are revoked. This cannot be undone.",
+    "Deletes a website permanently with its draft, deployments and CMS content: it stops serving and its id stops resolving. Website-scoped API keys and website editors lose their grant on it, and open invitations to edit it are revoked; its audit log entries stay. This cannot be undone.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ id: fields.id("website"), deleted: z.literal(true) }),
   capability: "websites.delete",
@@ -16,10 +16,7 @@ export default defineTool({
   http: { method: "DELETE", path: "/websites/{websiteId}" },
   async handler(input, ctx) {
     const website = await ctx.access.website(input.websiteId);
-    await ctx.stores.sourceFiles.deleteWebsite(website.id);
-    await ctx.stores.leases.deleteWebsite(website.id);
-    await ctx.stores.cms.deleteWebsite(website.id);
-    await ctx.stores.websiteEditors.removeWebsite(website.id);
+    // Invitations are kept, revoked; every website-owned row goes with the website (see websites.delete).
     await ctx.stores.invitations.revokeForWebsite(website.id, ctx.now);
     await ctx.stores.websites.delete(website.id);
     return { id: website.id, deleted: true as const };

@@ -4,9 +4,9 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import type { BucketSpec, Database, OpenOptions, RateLimiter } from "../database.ts";
 import { migrationsFolder } from "../migrations-folder.ts";
-import * as schema from "../schema/pg.ts";
+import { tables } from "../schema/pg.ts";
 import { bindStores } from "../stores/index.ts";
-import type { Db, Tables } from "../types.ts";
+import { pgDb, pgTables } from "../types.ts";
 
 const MIGRATION_LOCK = 7_291_004;
 
@@ -14,29 +14,28 @@ const MIGRATION_LOCK = 7_291_004;
 export async function openPostgres(options: OpenOptions): Promise<Database> {
   const pool = new pg.Pool({ connectionString: options.url, max: 10 });
   pool.on("error", () => undefined); // an idle client was lost (server restart, terminate): the pool drops it and reconnects on demand
-  const db = drizzle(pool, { schema });
+  const db = drizzle(pool);
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    await migrate(drizzle(client, { schema }), { migrationsFolder: migrationsFolder("pg") });
+    await migrate(drizzle(client), { migrationsFolder: migrationsFolder("pg") });
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
     client.release();
   }
-  // Stores are written against the shared query-builder surface; the PG tables mirror the SQLite ones.
-  const tables = schema as unknown as Tables;
-  const stores = bindStores(db as unknown as Db, tables);
+  const t = pgTables(tables);
+  const stores = bindStores(pgDb(db), t, "pg");
   return {
     dialect: "pg",
     rateLimiter: postgresRateLimiter(db),
-    transaction: (work) => db.transaction((tx) => work(bindStores(tx as unknown as Db, tables))),
+    transaction: (work) => db.transaction((tx) => work(bindStores(pgDb(tx), t, "pg"))),
     read: (work) => work(stores),
     close: () => pool.end(),
   };
 }
 
 /** One atomic upsert per take, refilled by the database clock, so every node shares one exact bucket. */
-function postgresRateLimiter(db: ReturnType<typeof drizzle<typeof schema>>): RateLimiter {
+function postgresRateLimiter(db: ReturnType<typeof drizzle>): RateLimiter {
   return {
     async take(key: string, spec: BucketSpec, cost: number) {
       const { capacity, refillPerSecond: rate } = spec;

@@ -5,8 +5,9 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import type { Database, OpenOptions } from "../database.ts";
 import { migrationsFolder } from "../migrations-folder.ts";
-import * as schema from "../schema/sqlite.ts";
+import { tables } from "../schema/sqlite.ts";
 import { bindStores } from "../stores/index.ts";
+import { sqliteDb } from "../types.ts";
 import { memoryRateLimiter } from "./memory-buckets.ts";
 
 /**
@@ -23,9 +24,9 @@ export function openSqlite(options: OpenOptions): Database {
   // A 64 MiB page cache and memory-mapped reads keep a large CMS index hot (SQLite's default cache is 2 MiB).
   sqlite.pragma("cache_size = -65536");
   sqlite.pragma("mmap_size = 268435456");
-  const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: migrationsFolder("sqlite") });
-  const stores = bindStores(db, schema);
+  const db = drizzle(sqlite);
+  applyMigrations(sqlite, db);
+  const stores = bindStores(sqliteDb(db), tables, "sqlite");
 
   let tail: Promise<unknown> = Promise.resolve();
   function exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -54,4 +55,33 @@ export function openSqlite(options: OpenOptions): Database {
       await exclusive(async () => sqlite.close());
     },
   };
+}
+
+/**
+ * Applies the committed migrations. Some rebuild a table to change its constraints (SQLite's ALTER TABLE
+ * procedure: create the new table, copy, drop the old one, rename), which needs foreign-key enforcement off:
+ * dropping a rebuilt parent would otherwise cascade into its children. drizzle runs the migrations in one
+ * transaction, where PRAGMA foreign_keys does nothing, so enforcement is switched off around it here; when a
+ * migration ran, every reference is checked before the database is used.
+ */
+function applyMigrations(sqlite: BetterSqlite3.Database, db: ReturnType<typeof drizzle>): void {
+  const applied = (): number => {
+    const exists = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = '__drizzle_migrations'").get();
+    return exists ? (sqlite.prepare("SELECT count(*) FROM __drizzle_migrations").pluck().get() as number) : 0;
+  };
+  const before = applied();
+  sqlite.pragma("foreign_keys = OFF");
+  try {
+    migrate(db, { migrationsFolder: migrationsFolder("sqlite") });
+    if (applied() !== before) {
+      const broken = sqlite.pragma("foreign_key_check") as { table: string; parent: string }[];
+      const [first] = broken;
+      if (first)
+        throw new Error(
+          `${broken.length} broken references after migrating (${first.table} → ${first.parent})`,
+        );
+    }
+  } finally {
+    sqlite.pragma("foreign_keys = ON");
+  }
 }

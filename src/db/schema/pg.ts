@@ -1,6 +1,55 @@
-// PostgreSQL schema, one file per area under ./pg/. Mirrors ./sqlite.ts table for table and column for column.
-export * from "./pg/accounts.ts";
-export * from "./pg/cms.ts";
-export * from "./pg/core.ts";
-export * from "./pg/email-verification.ts";
-export * from "./pg/source-code.ts";
+// The PostgreSQL schema: every definition of ./tables.ts built with PostgreSQL's constructors, plus the tables
+// only PostgreSQL has. drizzle-kit reads the tables from this module's named exports, so each table is exported
+// by name (the check below fails to compile when one is missing).
+import { doublePrecision, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type * as self from "./pg.ts";
+import { definePgTables, type PgTables } from "./tables.ts";
+
+export const tables: PgTables = definePgTables();
+
+export const {
+  organizations,
+  users,
+  memberships,
+  websites,
+  apiKeys,
+  apiKeyWebsites,
+  auditEntries,
+  billingAccounts,
+  creditGrants,
+  billingEvents,
+  idempotencyRecords,
+  sessions,
+  passwordResets,
+  invitations,
+  websiteEditors,
+  emailVerifications,
+  mailOutbox,
+  oauthClients,
+  oauthGrants,
+  oauthCodes,
+  oauthTokens,
+  websiteFileContents,
+  websiteFiles,
+  websiteEditLeases,
+  deployments,
+  deploymentFiles,
+  deploymentOutputs,
+  websitePublishState,
+  cmsCollections,
+  cmsFields,
+  cmsItems,
+  cmsItemValues,
+  cmsItemTerms,
+  cmsItemUniques,
+} = tables;
+
+/** Shared token buckets (PostgreSQL only: SQLite keeps buckets in process). Refilled by the database clock. */
+export const rateLimitBuckets = pgTable("rate_limit_buckets", {
+  key: text("key").primaryKey(),
+  tokens: doublePrecision("tokens").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, precision: 6 }).notNull(),
+});
+
+type Unexported = Exclude<keyof PgTables, keyof typeof self>;
+const _everyTableExported: [Unexported] extends [never] ? true : Unexported = true;

@@ -4,22 +4,8 @@ import type { Db, Tables } from "../types.ts";
 import { after, newestFirst } from "./keyset.ts";
 import { once } from "./prepared.ts";
 
-export interface ApiKeyRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  accessKind: "organization" | "websites";
-  role: string;
-  /** Websites a `websites`-kind key reaches; empty for organization keys. */
-  websiteIds: string[];
-  createdAt: number;
-  updatedAt: number;
-  expiresAt: number | null;
-  revokedAt: number | null;
-  rotatedAt: number | null;
-  createdByType: string;
-  createdById: string;
-}
+/** An API key as callers see it: its row without the secret's hash, with the websites it reaches (empty for organization keys). */
+export type ApiKeyRecord = Omit<Tables["apiKeys"]["$inferSelect"], "secretHash"> & { websiteIds: string[] };
 
 export interface ApiKeyListFilter {
   organizationId?: string;
@@ -83,7 +69,6 @@ export function apiKeyStore(db: Db, t: Tables): ApiKeyStore {
               .orderBy(kw.createdAt, kw.websiteId);
     return rows.map(({ secretHash: _, ...row }) => ({
       ...row,
-      accessKind: row.accessKind as ApiKeyRecord["accessKind"],
       websiteIds: links.filter((link) => link.apiKeyId === row.id).map((link) => link.websiteId),
     }));
   }

@@ -3,22 +3,7 @@ import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { Db, Tables } from "../types.ts";
 import { after, newestFirst } from "./keyset.ts";
 
-export interface AuditEntryRecord {
-  id: string;
-  organizationId: string;
-  at: number;
-  actorType: string;
-  actorId: string;
-  actorLabel: string;
-  operationId: string;
-  transport: string;
-  requestId: string;
-  websiteId: string | null;
-  targetType: string | null;
-  targetId: string | null;
-  /** `success`, or the error kind the operation ended with. */
-  outcome: string;
-}
+export type AuditEntryRecord = Tables["auditEntries"]["$inferSelect"];
 
 export interface AuditFilter {
   organizationId: string;

@@ -1,7 +1,7 @@
 // Item writes that change values, keeping the query index in step in the caller's unit of work: unique claims
 // first (a clash writes nothing), then the item row, then its value rows and search terms. Used by the CMS store.
 import { and, eq, sql } from "drizzle-orm";
-import type { Db, Tables } from "../types.ts";
+import type { Db, Dialect, Tables } from "../types.ts";
 import type { CmsFieldRecord, CmsItemPatch, CmsItemRecord } from "./cms.ts";
 import { uniqueRows } from "./cms-index.ts";
 import { rowInserter } from "./cms-index-rows.ts";
@@ -10,12 +10,13 @@ import type { indexWriter } from "./cms-index-writes.ts";
 export function itemWrites(
   db: Db,
   t: Tables,
+  dialect: Dialect,
   index: ReturnType<typeof indexWriter>,
   fieldsOf: (collectionId: string) => Promise<CmsFieldRecord[]>,
   itemById: (id: string) => Promise<CmsItemRecord | undefined>,
 ) {
   const i = t.cmsItems;
-  const insertRows = rowInserter(db);
+  const insertRows = rowInserter(db, dialect);
   return {
     /** New items of one collection with their index rows, all or nothing (see CmsStore.insertItems). */
     async insertItems(items: readonly CmsItemRecord[]) {

@@ -3,7 +3,7 @@
 // cost more than running it). PostgreSQL gets one array per column (unnest); SQLite the rows as one JSON
 // parameter (json_each; its JSON numbers parse exactly). Values go through the columns' own encoders.
 import { type Column, getTableColumns, getTableName, type SQL, sql, type Table } from "drizzle-orm";
-import type { Db } from "../types.ts";
+import { type Db, type Dialect, rawRun } from "../types.ts";
 
 /** Rows per statement. */
 const CHUNK = 2_000;
@@ -11,10 +11,8 @@ const CHUNK = 2_000;
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Inserts `rows` (records with every column of `table`, keyed like the table's columns) into `table`. */
-export function rowInserter(db: Db) {
-  const isPg = typeof (db as { all?: unknown }).all !== "function";
-  const run = (query: SQL) =>
-    isPg ? (db as unknown as { execute(q: SQL): Promise<unknown> }).execute(query) : db.run(query);
+export function rowInserter(db: Db, dialect: Dialect) {
+  const run = (query: SQL) => rawRun(db, dialect, query);
 
   return async function insertRows(table: Table, rows: readonly object[]) {
     const columns = Object.entries(getTableColumns(table)) as [string, Column][];
@@ -26,7 +24,7 @@ export function rowInserter(db: Db) {
     };
     for (let n = 0; n < rows.length; n += CHUNK) {
       const chunk = rows.slice(n, n + CHUNK);
-      if (isPg) {
+      if (dialect === "pg") {
         const arrays = columns.map((entry) => {
           const values = chunk.map((row) => cell(row, entry));
           return sql`${sql.param(values)}::${sql.raw(entry[1].getSQLType())}[]`;

@@ -1,7 +1,7 @@
 // Keeps the CMS query index (cms_item_values, cms_item_terms, cms_item_uniques) in step with item writes.
 // Called only by the CMS store's item write methods, inside the caller's unit of work.
 import { and, eq, inArray } from "drizzle-orm";
-import type { Db, Tables } from "../types.ts";
+import type { Db, Dialect, Tables } from "../types.ts";
 import type { CmsFieldRecord } from "./cms.ts";
 import {
   type IndexState,
@@ -36,13 +36,13 @@ interface NewItem extends ItemRef {
 
 const uniqueKey = (r: UniqueRow) => `${r.fieldKey}\u0000${r.state}\u0000${r.hash}`;
 
-export function indexWriter(db: Db, t: Tables) {
+export function indexWriter(db: Db, t: Tables, dialect: Dialect) {
   const v = t.cmsItemValues;
   const w = t.cmsItemTerms;
   const u = t.cmsItemUniques;
 
   // Value rows and terms: many per statement, cheap to build (see cms-index-rows.ts).
-  const insertRows = rowInserter(db);
+  const insertRows = rowInserter(db, dialect);
 
   /** Inserts claims (ON CONFLICT DO NOTHING); when one is held already, drops the inserted ones and throws `conflict`. */
   async function insertClaims(rows: readonly UniqueRow[]): Promise<UniqueRow[]> {

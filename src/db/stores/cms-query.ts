@@ -2,7 +2,7 @@
 // dialects except null placement in ORDER BY and two function names; every comparison is on values the platform
 // normalized (lower-casing, canonical JSON, words), in byte order (SQLite BINARY, PostgreSQL COLLATE "C").
 import { type SQL, sql } from "drizzle-orm";
-import type { Db, Tables } from "../types.ts";
+import { type Db, type Dialect, rawRows } from "../types.ts";
 import type { CmsItemRecord } from "./cms.ts";
 import { lowerText, skeyOf } from "./cms-index.ts";
 
@@ -72,11 +72,11 @@ const list = (values: unknown[]) =>
 /** Runs one page of an item query; `load` reads the full records of the ids found. */
 export async function queryItems(
   db: Db,
-  _t: Tables,
-  isPg: boolean,
+  dialect: Dialect,
   query: ItemQuery,
   load: (ids: string[]) => Promise<CmsItemRecord[]>,
 ): Promise<ItemQueryPage> {
+  const isPg = dialect === "pg";
   const state = query.status === "published" ? "p" : "d";
   const contains = (haystack: SQL, needle: string) =>
     isPg ? sql`strpos(${haystack}, ${needle}) > 0` : sql`instr(${haystack}, ${needle}) > 0`;
@@ -255,11 +255,7 @@ export async function queryItems(
     : sql`cms_items i`;
   const statement = sql`SELECT ${select} FROM ${from} ${sql.join(joins, sql` `)} WHERE ${sql.join(where, sql` AND `)} ORDER BY ${orderBy} LIMIT ${query.limit}`;
 
-  const rows = (
-    isPg
-      ? (await (db as unknown as { execute(q: SQL): Promise<{ rows: unknown[] }> }).execute(statement)).rows
-      : (db as unknown as { all(q: SQL): unknown[] }).all(statement)
-  ) as Record<string, unknown>[];
+  const rows = await rawRows<Record<string, unknown>>(db, dialect, statement);
   const keyRows = rows.map((row) =>
     keys.map((k, n) => {
       const value = row[`k${n}`];

@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
-import type { Db, Tables } from "../types.ts";
+import type { Db, Dialect, Tables } from "../types.ts";
 import type { UniqueRow } from "./cms-index.ts";
 import { itemWrites } from "./cms-index-items.ts";
 import { indexWriter } from "./cms-index-writes.ts";
@@ -7,48 +7,12 @@ import { itemOrder } from "./cms-order.ts";
 import { type ItemQuery, type ItemQueryPage, queryItems } from "./cms-query.ts";
 import { once } from "./prepared.ts";
 
-export interface CmsCollectionRecord {
-  id: string;
-  websiteId: string;
-  slug: string;
-  name: string;
-  description: string;
-  createdAt: number;
-  updatedAt: number;
-}
+/** A collection (without the index bookkeeping column). */
+export type CmsCollectionRecord = Omit<Tables["cmsCollections"]["$inferSelect"], "indexStale">;
 
-export interface CmsFieldRecord {
-  id: string;
-  collectionId: string;
-  key: string;
-  name: string;
-  helpText: string;
-  type: string;
-  required: boolean;
-  unique: boolean;
-  defaultValue: unknown;
-  validations: unknown;
-  options: unknown;
-  position: number;
-  createdAt: number;
-  updatedAt: number;
-}
+export type CmsFieldRecord = Tables["cmsFields"]["$inferSelect"];
 
-export interface CmsItemRecord {
-  id: string;
-  collectionId: string;
-  websiteId: string;
-  slug: string;
-  draftValues: unknown;
-  publishedValues: unknown;
-  status: string;
-  version: number;
-  archived: boolean;
-  position: number;
-  createdAt: number;
-  updatedAt: number;
-  publishedAt: number | null;
-}
+export type CmsItemRecord = Tables["cmsItems"]["$inferSelect"];
 
 export type CmsItemPatch = Partial<
   Pick<CmsItemRecord, "slug" | "draftValues" | "publishedValues" | "status" | "publishedAt" | "archived">
@@ -133,8 +97,6 @@ export interface CmsStore {
   staleCollectionIds(): Promise<string[]>;
   /** Rebuilds a stale collection's index under its row lock and clears the flag; false when already done. */
   rebuildStaleIndex(collectionId: string): Promise<boolean>;
-  /** Deletes every collection, field and item of a website (when the website is deleted). */
-  deleteWebsite(websiteId: string): Promise<void>;
 
   /** The largest item `position` of a collection (manual order), or undefined when it has no items. */
   maxItemPosition(collectionId: string): Promise<number | undefined>;
@@ -144,13 +106,12 @@ export interface CmsStore {
   setItemPositions(updates: readonly { id: string; position: number }[]): Promise<void>;
 }
 
-export function cmsStore(db: Db, t: Tables): CmsStore {
+export function cmsStore(db: Db, t: Tables, dialect: Dialect): CmsStore {
   const c = t.cmsCollections;
   const f = t.cmsFields;
   const i = t.cmsItems;
   // Every item write keeps the query index (value rows, search terms, unique claims) in step, in the same unit of work.
-  const index = indexWriter(db, t);
-  const isPg = typeof (db as { all?: unknown }).all !== "function";
+  const index = indexWriter(db, t, dialect);
   // Collection records leave out the index bookkeeping column.
   const { indexStale: _, ...collectionColumns } = getTableColumns(c);
   const collectionById = once(() =>
@@ -179,6 +140,7 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
   const writes = itemWrites(
     db,
     t,
+    dialect,
     index,
     (collectionId) => fieldsOf().execute({ collectionId }),
     async (id) => (await itemById().execute({ id }))[0],
@@ -221,9 +183,8 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       await db.update(c).set(patch).where(eq(c.id, id));
     },
     async deleteCollection(id) {
+      // Fields and items go with the collection (foreign keys); the query index has none.
       await index.removeCollection(id);
-      await db.delete(i).where(eq(i.collectionId, id));
-      await db.delete(f).where(eq(f.collectionId, id));
       await db.delete(c).where(eq(c.id, id));
     },
 
@@ -356,7 +317,7 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       return rows.length > 0;
     },
     async queryItems(query) {
-      return queryItems(db, t, isPg, query, (ids) => this.getItems(ids));
+      return queryItems(db, dialect, query, (ids) => this.getItems(ids));
     },
     async reindexCollection(collectionId) {
       await index.removeCollection(collectionId);
@@ -377,13 +338,6 @@ export function cmsStore(db: Db, t: Tables): CmsStore {
       if (claimed.length === 0) return false;
       await this.reindexCollection(collectionId);
       return true;
-    },
-    async deleteWebsite(websiteId) {
-      const ids = db.select({ id: c.id }).from(c).where(eq(c.websiteId, websiteId));
-      for (const row of await ids) await index.removeCollection(row.id);
-      await db.delete(i).where(eq(i.websiteId, websiteId));
-      await db.delete(f).where(inArray(f.collectionId, ids));
-      await db.delete(c).where(eq(c.websiteId, websiteId));
     },
     ...itemOrder(db, t),
   };

@@ -4,33 +4,14 @@ import type { Db, Tables } from "../types.ts";
 import { after, newestFirst } from "./keyset.ts";
 import { once } from "./prepared.ts";
 
-export interface DeploymentRecord {
-  id: string;
-  websiteId: string;
-  status: string;
-  /** Hash of the source tree the deployment was built from (equal drafts build once). */
-  sourceHash: string;
-  createdAt: number;
-  createdByType: string;
-  createdById: string;
-  pages: unknown;
-  error: unknown;
-}
+export type DeploymentRecord = Tables["deployments"]["$inferSelect"];
 
 /** One source file a deployment was built from; its text is in the content table under `sha256`. */
-export interface DeploymentFileRecord {
-  path: string;
-  sha256: string;
-  size: number;
-}
+export type DeploymentFileRecord = Omit<Tables["deploymentFiles"]["$inferSelect"], "deploymentId">;
 
 /** One file a deployment serves: a URL path (`about/index.html`) and the blob holding its bytes. */
-export interface DeploymentOutputRecord {
-  path: string;
-  sha256: string;
-  contentType: string;
-  size: number;
-}
+/** One file a deployment serves: a URL path (`about/index.html`) and the blob holding its bytes. */
+export type DeploymentOutputRecord = Omit<Tables["deploymentOutputs"]["$inferSelect"], "deploymentId">;
 
 /** Deployments (immutable builds), their source files, and the pointer to the one each website serves. */
 export interface DeploymentStore {

@@ -1,4 +1,4 @@
-import { and, isNotNull, lt, or } from "drizzle-orm";
+import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
 import type { Db, Tables } from "../types.ts";
 
 /** How long rows are kept past their use, in ms (see purgeExpired). */
@@ -23,14 +23,35 @@ export type PurgeCounts = Record<
   number
 >;
 
+/**
+ * Every column that names a blob (src/blobs). The sweep removes a blob no row names once its grace period has
+ * passed, so a table that stores blob names (assets, form uploads) adds its column here; each needs an index.
+ */
+export const blobReferences = (t: Tables) => [t.deploymentOutputs.sha256];
+
 /** Deletes rows whose purpose has passed; every other store's rows are left alone. */
 export interface HousekeepingStore {
   purgeExpired(now: number, policy: RetentionPolicy): Promise<PurgeCounts>;
+  /** Which of `names` (blob sha256s) some row references (see blobReferences). */
+  referencedBlobs(names: readonly string[]): Promise<Set<string>>;
 }
 
 export function housekeepingStore(db: Db, t: Tables): HousekeepingStore {
   const count = async (query: Promise<unknown[]>) => (await query).length;
   return {
+    async referencedBlobs(names) {
+      const found = new Set<string>();
+      for (const column of blobReferences(t)) {
+        for (let i = 0; i < names.length; i += 500) {
+          const rows = await db
+            .selectDistinct({ sha256: column })
+            .from(column.table)
+            .where(inArray(column, names.slice(i, i + 500)));
+          for (const row of rows) found.add(row.sha256);
+        }
+      }
+      return found;
+    },
     async purgeExpired(now, policy) {
       const oauthBefore = now - policy.oauthAfterExpiry;
       const resetsBefore = now - policy.resetsAfterExpiry;

@@ -1,4 +1,4 @@
-import type { Db, Tables } from "../types.ts";
+import type { Db, Dialect, Tables } from "../types.ts";
 import { type ApiKeyStore, apiKeyStore } from "./api-keys.ts";
 import { type AuditStore, auditStore } from "./audit.ts";
 import { type BillingStore, billingStore } from "./billing.ts";
@@ -40,11 +40,17 @@ export interface Stores {
   emailVerifications: EmailVerificationStore;
 }
 
-/** Binds the stores to a drizzle handle; stores are built lazily, so a unit of work pays only for what it uses. */
-export function bindStores(db: Db, t: Tables): Stores {
+/**
+ * Binds the stores to a drizzle handle of `dialect`; stores are built lazily, so a unit of work pays only for
+ * what it uses.
+ */
+export function bindStores(db: Db, t: Tables, dialect: Dialect): Stores {
   const cache: Partial<Stores> = {};
-  const lazy = <K extends keyof Stores>(key: K, make: (db: Db, t: Tables) => Stores[K]) => ({
-    get: () => (cache[key] ??= make(db, t)),
+  const lazy = <K extends keyof Stores>(
+    key: K,
+    make: (db: Db, t: Tables, dialect: Dialect) => Stores[K],
+  ) => ({
+    get: () => (cache[key] ??= make(db, t, dialect)),
     enumerable: true,
   });
   return Object.defineProperties({} as Stores, {

@@ -4,25 +4,7 @@ import type { Db, Tables } from "../types.ts";
 import { after } from "./keyset.ts";
 
 /** An invitation to an organization (`websiteId` null) or to edit one website. Only the token's SHA-256 is stored. */
-export interface InvitationRecord {
-  id: string;
-  organizationId: string;
-  websiteId: string | null;
-  /** Lower-cased. */
-  email: string;
-  role: string;
-  tokenHash: string;
-  invitedByType: string;
-  invitedById: string;
-  createdAt: number;
-  updatedAt: number;
-  expiresAt: number;
-  lastSentAt: number;
-  sendCount: number;
-  acceptedAt: number | null;
-  acceptedByUserId: string | null;
-  revokedAt: number | null;
-}
+export type InvitationRecord = Tables["invitations"]["$inferSelect"];
 
 export type InvitationStatus = "pending" | "accepted" | "revoked" | "expired";
 

@@ -9,15 +9,7 @@ export interface LeaseHolder {
   label: string;
 }
 
-export interface LeaseRecord {
-  websiteId: string;
-  leaseId: string;
-  holderType: string;
-  holderId: string;
-  holderLabel: string;
-  acquiredAt: number;
-  expiresAt: number;
-}
+export type LeaseRecord = Tables["websiteEditLeases"]["$inferSelect"];
 
 export type AcquireResult =
   | { acquired: true; lease: LeaseRecord; renewed: boolean }
@@ -56,8 +48,6 @@ export interface LeaseStore {
   ): Promise<LeaseRecord | undefined>;
   /** Ends the lease `leaseId` of `holder` (live or expired); false when there was none to end. */
   release(websiteId: string, leaseId: string, holder: LeaseHolder): Promise<boolean>;
-  /** Removes the website's lease row whoever holds it (when the website is deleted). */
-  deleteWebsite(websiteId: string): Promise<void>;
 }
 
 export function leaseStore(db: Db, t: Tables): LeaseStore {
@@ -139,9 +129,6 @@ export function leaseStore(db: Db, t: Tables): LeaseStore {
         .where(mine(websiteId, leaseId, holder))
         .returning({ leaseId: l.leaseId });
       return released.length > 0;
-    },
-    async deleteWebsite(websiteId) {
-      await db.delete(l).where(eq(l.websiteId, websiteId));
     },
   };
 }

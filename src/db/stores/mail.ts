@@ -1,17 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { Db, Tables } from "../types.ts";
 
-export interface MailRecord {
-  id: string;
-  toAddress: string;
-  subject: string;
-  textBody: string;
-  htmlBody: string | null;
-  kind: string;
-  createdAt: number;
-  sentAt: number | null;
-  error: string | null;
-}
+export type MailRecord = Tables["mailOutbox"]["$inferSelect"];
 
 /** The mail outbox: every message the platform sent or tried to send. */
 export interface MailStore {

@@ -1,64 +1,14 @@
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db, Tables } from "../types.ts";
 
-/** A client of the authorization server: a Client ID Metadata Document (id = its URL) or a registered one. */
-export interface OAuthClientRecord {
-  id: string;
-  kind: "metadata_document" | "registered";
-  name: string;
-  redirectUris: string[];
-  /** The client's metadata as given (the document, or the registration request's accepted fields). */
-  metadata: Record<string, unknown>;
-  createdAt: number;
-  updatedAt: number;
-  fetchedAt: number | null;
-  cacheExpiresAt: number | null;
-}
+/** A client of the authorization server (its secret's hash stays in the store). */
+export type OAuthClientRecord = Omit<Tables["oauthClients"]["$inferSelect"], "secretHash">;
 
-/** A user's consent to one client: the organization, websites (null = all) and access. */
-export interface OAuthGrantRecord {
-  id: string;
-  userId: string;
-  clientId: string;
-  organizationId: string;
-  websiteIds: string[] | null;
-  access: "read" | "write";
-  scope: string;
-  createdAt: number;
-  updatedAt: number;
-  lastUsedAt: number | null;
-  revokedAt: number | null;
-}
+export type OAuthGrantRecord = Tables["oauthGrants"]["$inferSelect"];
 
-/** An authorization code (id = SHA-256 of the code). `familyId` is set once it issued tokens. */
-export interface OAuthCodeRecord {
-  id: string;
-  grantId: string;
-  clientId: string;
-  redirectUri: string;
-  codeChallenge: string;
-  resource: string;
-  scope: string;
-  createdAt: number;
-  expiresAt: number;
-  usedAt: number | null;
-  familyId: string | null;
-}
+export type OAuthCodeRecord = Tables["oauthCodes"]["$inferSelect"];
 
-/** An access or refresh token (id = SHA-256 of the token); refresh tokens rotate within a family. */
-export interface OAuthTokenRecord {
-  id: string;
-  kind: "access" | "refresh";
-  grantId: string;
-  familyId: string;
-  clientId: string;
-  resource: string;
-  scope: string;
-  createdAt: number;
-  expiresAt: number;
-  usedAt: number | null;
-  revokedAt: number | null;
-}
+export type OAuthTokenRecord = Tables["oauthTokens"]["$inferSelect"];
 
 /** The authorization server's clients, grants, codes and tokens. Secrets are stored only as hashes. */
 export interface OAuthStore {
@@ -96,7 +46,7 @@ export function oauthStore(db: Db, t: Tables): OAuthStore {
       const [row] = await db.select().from(c).where(eq(c.id, id));
       if (!row) return undefined;
       const { secretHash: _, ...rest } = row;
-      return rest as OAuthClientRecord;
+      return rest;
     },
     async saveClient(client) {
       const { id: _, createdAt: __, ...changes } = client;
@@ -107,15 +57,14 @@ export function oauthStore(db: Db, t: Tables): OAuthStore {
     },
     async getGrant(id) {
       const [row] = await db.select().from(g).where(eq(g.id, id));
-      return row as OAuthGrantRecord | undefined;
+      return row;
     },
     async activeGrantsOfUser(userId) {
-      const rows = await db
+      return db
         .select()
         .from(g)
         .where(and(eq(g.userId, userId), isNull(g.revokedAt)))
         .orderBy(desc(g.createdAt), desc(g.id));
-      return rows as OAuthGrantRecord[];
     },
     async revokeGrant(id, at) {
       await db
@@ -152,7 +101,7 @@ export function oauthStore(db: Db, t: Tables): OAuthStore {
     },
     async getToken(id) {
       const [row] = await db.select().from(tk).where(eq(tk.id, id));
-      return row as OAuthTokenRecord | undefined;
+      return row;
     },
     async consumeToken(id, at) {
       const rows = await db

@@ -2,29 +2,11 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tables } from "../types.ts";
 import { once } from "./prepared.ts";
 
-export interface OrganizationRecord {
-  id: string;
-  name: string;
-  createdAt: number;
-  updatedAt: number;
-}
+export type OrganizationRecord = Tables["organizations"]["$inferSelect"];
 
-export interface MembershipRecord {
-  organizationId: string;
-  userId: string;
-  role: string;
-  createdAt: number;
-}
+export type MembershipRecord = Tables["memberships"]["$inferSelect"];
 
-export interface UserRecord {
-  id: string;
-  email: string;
-  name: string;
-  passwordHash: string | null;
-  createdAt: number;
-  /** When the user proved they read mail at `email`; null until then (no grant by email applies before). */
-  emailVerifiedAt: number | null;
-}
+export type UserRecord = Tables["users"]["$inferSelect"];
 
 /** Organizations, their users and memberships. */
 export interface OrganizationStore {

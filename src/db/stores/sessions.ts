@@ -3,24 +3,10 @@ import type { Db, Tables } from "../types.ts";
 import type { UserRecord } from "./organizations.ts";
 
 /** A signed-in browser session; `id` is the SHA-256 (hex) of the cookie's secret, never the secret. */
-export interface SessionRecord {
-  id: string;
-  userId: string;
-  createdAt: number;
-  expiresAt: number;
-  lastSeenAt: number;
-  ip: string;
-  userAgent: string;
-}
+export type SessionRecord = Tables["sessions"]["$inferSelect"];
 
 /** A single-use password reset link; `id` is the SHA-256 (hex) of the emailed secret. */
-export interface PasswordResetRecord {
-  id: string;
-  userId: string;
-  createdAt: number;
-  expiresAt: number;
-  usedAt: number | null;
-}
+export type PasswordResetRecord = Tables["passwordResets"]["$inferSelect"];
 
 /** Browser sessions, password reset links and the user credentials they act on. */
 export interface SessionStore {

@@ -3,15 +3,7 @@ import type { Db, Tables } from "../types.ts";
 import { once } from "./prepared.ts";
 
 /** One file of a website's draft (its content lives in the content table under `sha256`). */
-export interface SourceFileRecord {
-  websiteId: string;
-  path: string;
-  sha256: string;
-  size: number;
-  updatedAt: number;
-  updatedByType: string;
-  updatedById: string;
-}
+export type SourceFileRecord = Tables["websiteFiles"]["$inferSelect"];
 
 /** Draft files of websites and the content-addressed texts they (and deployments) point at. */
 export interface SourceFileStore {
@@ -27,8 +19,6 @@ export interface SourceFileStore {
   put(file: SourceFileRecord): Promise<void>;
   /** Removes one file; false when there was none. */
   delete(websiteId: string, path: string): Promise<boolean>;
-  /** Removes every draft file of a website (when the website is deleted). */
-  deleteWebsite(websiteId: string): Promise<void>;
   /** Stores a text under its sha256, or marks an existing one as just used. */
   putContent(content: { sha256: string; content: string; size: number }, now: number): Promise<void>;
   getContent(sha256: string): Promise<string | undefined>;
@@ -102,9 +92,6 @@ export function sourceFileStore(db: Db, t: Tables): SourceFileStore {
         .where(and(eq(f.websiteId, websiteId), eq(f.path, path)))
         .returning({ path: f.path });
       return deleted.length > 0;
-    },
-    async deleteWebsite(websiteId) {
-      await db.delete(f).where(eq(f.websiteId, websiteId));
     },
     async putContent(content, now) {
       await db

@@ -3,17 +3,7 @@ import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { Db, Tables } from "../types.ts";
 
 /** A user's editor grant on one website (no organization membership needed). */
-export interface WebsiteEditorRecord {
-  websiteId: string;
-  userId: string;
-  organizationId: string;
-  role: string;
-  createdAt: number;
-  createdByType: string;
-  createdById: string;
-  /** Granted while the user's email was unverified: it gives no access until the email is verified. */
-  pendingVerification: boolean;
-}
+export type WebsiteEditorRecord = Tables["websiteEditors"]["$inferSelect"];
 
 /** An editor grant with the editor's user, as the editors list shows it. */
 export interface WebsiteEditorEntry extends WebsiteEditorRecord {
@@ -33,8 +23,6 @@ export interface WebsiteEditorStore {
   /** Makes the user's pending grants apply (their email was just verified); returns how many did. */
   applyPending(userId: string): Promise<number>;
   remove(websiteId: string, userId: string): Promise<void>;
-  /** Removes every editor grant on a website (when the website is deleted). */
-  removeWebsite(websiteId: string): Promise<void>;
   /** Removes every grant of the user on websites of the organization (a removed member loses all access). */
   removeUserFromOrganization(organizationId: string, userId: string): Promise<number>;
 }
@@ -100,9 +88,6 @@ export function websiteEditorStore(db: Db, t: Tables): WebsiteEditorStore {
     },
     async remove(websiteId, userId) {
       await db.delete(e).where(and(eq(e.websiteId, websiteId), eq(e.userId, userId)));
-    },
-    async removeWebsite(websiteId) {
-      await db.delete(e).where(eq(e.websiteId, websiteId));
     },
     async removeUserFromOrganization(organizationId, userId) {
       const removed = await db

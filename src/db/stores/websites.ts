@@ -4,14 +4,7 @@ import type { Db, Tables } from "../types.ts";
 import { after, afterPlaceholders, newestFirst } from "./keyset.ts";
 import { once } from "./prepared.ts";
 
-export interface WebsiteRecord {
-  id: string;
-  organizationId: string;
-  name: string;
-  slug: string;
-  createdAt: number;
-  updatedAt: number;
-}
+export type WebsiteRecord = Tables["websites"]["$inferSelect"];
 
 /** Which websites a list may return: whole organizations and/or individual websites. */
 export interface WebsiteReach {
@@ -30,6 +23,11 @@ export interface WebsiteStore {
     id: string,
     patch: Partial<Pick<WebsiteRecord, "name" | "slug">> & { updatedAt: number },
   ): Promise<void>;
+  /**
+   * Deletes the website. The database cascades to every row that references it (drafts, leases, deployments and
+   * their files and outputs, the publish pointer, CMS content, editors, API-key links); the CMS query index,
+   * which has no foreign keys, is cleared here first. Audit entries and invitations are not website-owned rows.
+   */
   delete(id: string): Promise<void>;
   countInOrganization(organizationId: string): Promise<number>;
 }
@@ -100,7 +98,11 @@ export function websiteStore(db: Db, t: Tables): WebsiteStore {
       await db.update(w).set(patch).where(eq(w.id, id));
     },
     async delete(id) {
-      await db.delete(t.apiKeyWebsites).where(eq(t.apiKeyWebsites.websiteId, id));
+      const c = t.cmsCollections;
+      const collections = db.select({ id: c.id }).from(c).where(eq(c.websiteId, id));
+      for (const index of [t.cmsItemValues, t.cmsItemTerms, t.cmsItemUniques]) {
+        await db.delete(index).where(inArray(index.collectionId, collections));
+      }
       await db.delete(w).where(eq(w.id, id));
     },
     async countInOrganization(organizationId) {

@@ -1,0 +1,298 @@
+// The migration that gave website-scoped tables their cascading foreign keys, applied to a database holding data
+// of the schema before it: live rows, columns, collations and indexes survive; what deleted websites left behind
+// goes; afterwards deleting a website cascades.
+import { createHash } from "node:crypto";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { drizzle as sqliteDrizzle } from "drizzle-orm/better-sqlite3";
+import { migrate as sqliteMigrate } from "drizzle-orm/better-sqlite3/migrator";
+import { drizzle as pgDrizzle } from "drizzle-orm/node-postgres";
+import { migrate as pgMigrate } from "drizzle-orm/node-postgres/migrator";
+import { getTableConfig as pgConfig } from "drizzle-orm/pg-core";
+import { getTableConfig as sqliteConfig } from "drizzle-orm/sqlite-core";
+import pg from "pg";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { type Database, openDatabase } from "../../src/db/database.ts";
+import { migrationsFolder } from "../../src/db/migrations-folder.ts";
+import * as pgSchema from "../../src/db/schema/pg.ts";
+import * as sqliteSchema from "../../src/db/schema/sqlite.ts";
+import { bindStores, type Stores } from "../../src/db/stores/index.ts";
+import { pgDb, pgTables } from "../../src/db/types.ts";
+import { type Dialect, dialects } from "../support/databases.ts";
+import { apiKey, auditEntry, hexId, organization, rawQuery, user, website } from "./fixtures.ts";
+
+/** The first migration of each dialect with the cascades. */
+const CASCADES: Record<Dialect, string> = { sqlite: "0011_website_cascades", pg: "0012_website_cascades" };
+const pgUrl = inject("pgUrl");
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function admin(sql: string) {
+  const client = new pg.Client({ connectionString: pgUrl! });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new, empty database: a SQLite file or a PostgreSQL database. */
+async function emptyDatabase(dialect: Dialect): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "sitewright-cascades-"));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  if (dialect === "sqlite") return join(dir, "site.db");
+  const name = `sw_test_casc_${hexId()}`;
+  await admin(`CREATE DATABASE ${name}`);
+  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  const url = new URL(pgUrl!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Applies the committed migrations before `tag` and returns stores bound to that (older) schema. */
+async function migratedBefore(dialect: Dialect, url: string, tag: string): Promise<Stores> {
+  const folder = mkdtempSync(join(tmpdir(), "sitewright-migrations-"));
+  cleanups.push(async () => rmSync(folder, { recursive: true, force: true }));
+  cpSync(migrationsFolder(dialect), folder, { recursive: true });
+  const journalPath = join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8"));
+  const index = journal.entries.findIndex((entry: { tag: string }) => entry.tag === tag);
+  expect(index).toBeGreaterThan(0);
+  journal.entries = journal.entries.slice(0, index);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  if (dialect === "sqlite") {
+    const sqlite = new BetterSqlite3(url);
+    cleanups.push(async () => {
+      sqlite.close();
+    });
+    const db = sqliteDrizzle(sqlite);
+    sqliteMigrate(db, { migrationsFolder: folder });
+    return bindStores(db, sqliteSchema.tables, "sqlite");
+  }
+  const pool = new pg.Pool({ connectionString: url });
+  cleanups.push(() => pool.end());
+  const db = pgDrizzle(pool);
+  await pgMigrate(db, { migrationsFolder: folder });
+  return bindStores(pgDb(db), pgTables(pgSchema.tables), "pg");
+}
+
+/** What the database says about its tables: columns (type, nullability, default, collation) and indexes. */
+async function catalog(dialect: Dialect, url: string) {
+  if (dialect === "sqlite") {
+    const columns = await rawQuery(
+      dialect,
+      url,
+      `SELECT m.name AS t, p.name, p.type, p."notnull", p.dflt_value, p.pk FROM sqlite_master m, pragma_table_info(m.name) p
+       WHERE m.type = 'table' ORDER BY m.name, p.cid`,
+    );
+    const indexes = await rawQuery(
+      dialect,
+      url,
+      "SELECT name, tbl_name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') ORDER BY name",
+    );
+    return { columns, indexes };
+  }
+  const columns = await rawQuery(
+    dialect,
+    url,
+    `SELECT table_name, column_name, data_type, is_nullable, column_default, collation_name FROM information_schema.columns
+     WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`,
+  );
+  const indexes = await rawQuery(
+    dialect,
+    url,
+    "SELECT indexname AS name, tablename, indexdef AS sql FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname",
+  );
+  return { columns, indexes };
+}
+
+/** Rows per table, for every table of the schema. */
+async function counts(dialect: Dialect, url: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of Object.values(sqliteSchema.tables)) {
+    const name = sqliteConfig(table).name;
+    const [row] = await rawQuery(dialect, url, `SELECT count(*) AS n FROM ${name}`);
+    out[name] = Number(row?.n);
+  }
+  return out;
+}
+
+/** A live website with a row in every website-scoped table, and what a website deleted before left behind. */
+async function seed(s: Stores) {
+  const org = organization();
+  const [live, gone] = [website(org.id), website(org.id)];
+  const editor = user();
+  await s.organizations.insert(org);
+  await s.organizations.insertUser(editor);
+  for (const w of [live, gone]) await s.websites.insert(w);
+  const text = "export default () => <h1>Hi</h1>;";
+  await s.sourceFiles.putContent({ sha256: sha(text), content: text, size: text.length }, 1_000);
+  const actor = { updatedAt: 1_000, updatedByType: "user", updatedById: editor.id };
+  await s.sourceFiles.put({
+    websiteId: live.id,
+    path: "pages/index.tsx",
+    sha256: sha(text),
+    size: 33,
+    ...actor,
+  });
+  await s.leases.acquire(
+    live.id,
+    { type: "user", id: editor.id, label: "Ada" },
+    {
+      leaseId: hexId(),
+      now: 1_000,
+      expiresAt: 2_000,
+    },
+  );
+  for (const w of [live, gone]) {
+    const deployment = {
+      id: hexId(),
+      websiteId: w.id,
+      status: "ready",
+      sourceHash: sha(w.id),
+      createdAt: 1_000,
+      createdByType: "user",
+      createdById: editor.id,
+      pages: [],
+      error: null,
+    };
+    await s.deployments.insert(deployment, [{ path: "pages/index.tsx", sha256: sha(text), size: 33 }]);
+    await s.deployments.insertOutputs(deployment.id, [
+      { path: "index.html", sha256: sha(`html ${w.id}`), contentType: "text/html", size: 10 },
+      { path: "app.css", sha256: sha(`css ${w.id}`), contentType: "text/css", size: 10 },
+    ]);
+    await s.deployments.setPublished(w.id, deployment.id, 1_000);
+  }
+  const collection = { id: hexId(), websiteId: live.id, slug: "posts", name: "Posts", description: "" };
+  await s.cms.insertCollection({ ...collection, createdAt: 1_000, updatedAt: 1_000 });
+  const field = { id: hexId(), collectionId: collection.id, key: "title", name: "Title", helpText: "" };
+  await s.cms.insertField({
+    ...field,
+    type: "text",
+    required: true,
+    unique: true,
+    defaultValue: null,
+    validations: {},
+    options: {},
+    position: 0,
+    createdAt: 1_000,
+    updatedAt: 1_000,
+  });
+  await s.cms.insertItem({
+    id: hexId(),
+    collectionId: collection.id,
+    websiteId: live.id,
+    slug: "hello",
+    draftValues: { title: "Hello world" },
+    publishedValues: null,
+    status: "draft",
+    version: 1,
+    archived: false,
+    position: 1024,
+    createdAt: 1_000,
+    updatedAt: 1_000,
+    publishedAt: null,
+  });
+  await s.websiteEditors.upsert({
+    websiteId: live.id,
+    userId: editor.id,
+    organizationId: org.id,
+    role: "full_editor",
+    createdAt: 1_000,
+    createdByType: "user",
+    createdById: editor.id,
+    pendingVerification: false,
+  });
+  await s.apiKeys.insert(
+    apiKey(org.id, { accessKind: "websites", role: "full_editor", websiteIds: [live.id] }),
+    "h",
+  );
+  await s.audit.append(auditEntry(org.id, { websiteId: live.id }));
+  // The old delete removed the website and some of its rows, leaving its deployment, files, outputs and pointer.
+  await s.websites.delete(gone.id);
+  return { live, gone };
+}
+
+for (const d of dialects) {
+  describe.skipIf(!d.available)(`migration to cascading website foreign keys [${d.name}]`, () => {
+    let opened: Database | undefined;
+    afterEach(async () => {
+      await opened?.close();
+      opened = undefined;
+    });
+
+    it("keeps live rows, columns, collations and indexes, drops what deleted websites left, then cascades", async () => {
+      const url = await emptyDatabase(d.name);
+      const old = await migratedBefore(d.name, url, CASCADES[d.name]);
+      const { live, gone } = await seed(old);
+      const before = { catalog: await catalog(d.name, url), counts: await counts(d.name, url) };
+      expect(before.counts.deployments).toBe(2);
+
+      opened = await openDatabase({ url });
+      const after = { catalog: await catalog(d.name, url), counts: await counts(d.name, url) };
+
+      // Every column is as it was (types, nullability, defaults and, on PostgreSQL, COLLATE "C").
+      expect(after.catalog.columns).toStrictEqual(before.catalog.columns);
+      // Every index and trigger is still there, and the new ones exist; each defined index is in the database.
+      const names = (rows: Record<string, unknown>[]) => rows.map((row) => String(row.name));
+      expect(names(after.catalog.indexes)).toEqual(expect.arrayContaining(names(before.catalog.indexes)));
+      const defined = Object.values(sqliteSchema.tables).flatMap((table) =>
+        sqliteConfig(table).indexes.map((index) => index.config.name),
+      );
+      expect(names(after.catalog.indexes)).toEqual(expect.arrayContaining(defined));
+      const added = names(after.catalog.indexes).filter(
+        (name) => !names(before.catalog.indexes).includes(name),
+      );
+      expect(added.sort()).toStrictEqual([
+        "cms_items_website_idx",
+        "deployment_outputs_sha256_idx",
+        "website_publish_state_deployment_idx",
+      ]);
+      // Live rows stay; the deleted website's deployment, its file, two outputs and its pointer are gone.
+      expect(after.counts).toStrictEqual({
+        ...before.counts,
+        deployments: 1,
+        deployment_files: 1,
+        deployment_outputs: 2,
+        website_publish_state: 1,
+      });
+      expect(await opened.read((s) => s.deployments.publishedId(gone.id))).toBeNull();
+      expect(await opened.read((s) => s.deployments.publishedId(live.id))).not.toBeNull();
+      // Foreign keys are declared as the schema defines them.
+      const config =
+        d.name === "pg" ? pgConfig(pgSchema.deployments) : sqliteConfig(sqliteSchema.deployments);
+      expect(config.foreignKeys.map((fk) => fk.onDelete)).toStrictEqual(["cascade"]);
+
+      // The database now owns the cascade: deleting the live website leaves no website-owned row.
+      await opened.transaction((s) => s.websites.delete(live.id));
+      const left = await counts(d.name, url);
+      for (const table of [
+        "website_files",
+        "website_edit_leases",
+        "deployments",
+        "deployment_files",
+        "deployment_outputs",
+        "website_publish_state",
+        "cms_collections",
+        "cms_fields",
+        "cms_items",
+        "cms_item_values",
+        "cms_item_terms",
+        "cms_item_uniques",
+        "website_editors",
+        "api_key_websites",
+      ]) {
+        expect(left[table], table).toBe(0);
+      }
+      expect(left.audit_entries).toBe(before.counts.audit_entries);
+      expect(left.website_file_contents).toBe(before.counts.website_file_contents);
+    });
+  });
+}
