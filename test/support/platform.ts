@@ -40,7 +40,7 @@ export interface TestPlatform {
   createWebsite(
     name: string,
     organizationId?: string,
-  ): Promise<{ id: string; slug: string; organizationId: string }>;
+  ): Promise<{ id: string; name: string; slug: string; organizationId: string }>;
   /** A second organization with its own owner, for cross-organization tests. */
   createOrganization(name: string): Promise<LocalOwner>;
   /** A new user (no password), optionally a member of an organization with `role`. */
