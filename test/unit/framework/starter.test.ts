@@ -98,7 +98,7 @@ describe("starter", () => {
     const files = starterOf(name);
     expect(files.get("site.ts")).toContain(`  name: ${JSON.stringify(name)},\n`);
     expect(files.get("README.md")!.split("\n")[0]).toBe(
-      "# Ada\\'s \\\"Café\\\" \\<\\/title\\>\\<script\\>alert\\(1\\)\\<\\/script\\> \\\\ \\$\\& \\`x\\` \\*bold\\* \\# \\{\\{x\\}\\}",
+      '# Ada\\\'s \\"Café\\" \\<\\/title\\>\\<script\\>alert\\(1\\)\\<\\/script\\> \\\\ \\$\\& \\`x\\` \\*bold\\* \\# \\{\\{x\\}\\}',
     );
     const result = await build(files);
     expect(result.warnings).toEqual([]);
