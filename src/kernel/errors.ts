@@ -20,7 +20,7 @@ export interface ErrorBody {
   retryAfterSeconds?: number;
   /** Structured details (for example build diagnostics); additive to the contract's fields. */
   details?: unknown[];
-  /** Every problem of a failed input validation, the first being the one `message` names; additive to the spec's fields. */
+  /** Every problem of a failed input validation, the first being the one `message` names; additive to the contract's fields. */
   issues?: ValidationIssue[];
 }
 
