@@ -1,3 +1,4 @@
+import { cpSync } from "node:fs";
 import { defineConfig } from "tsup";
 
 export default defineConfig({
@@ -8,4 +9,8 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   dts: false,
+  // The starter site is read from files at seed time: ship them beside the bundle (src/framework/starter).
+  onSuccess: async () => {
+    cpSync("src/framework/starter/site", "dist/starter-site", { recursive: true });
+  },
 });

@@ -95,8 +95,12 @@ try {
     platform.registry.byOperationId("websites.create")!,
     { name: "Bench hosted site", organizationId: local.organization.id },
     { principal: local.principal, transport: "internal", requestId: "req_bench" },
-  )) as { id: string; slug: string };
-  const starter = await buildSite({ files: starterFiles(), organizationId: "org_bench", mode: "publish" });
+  )) as { id: string; name: string; slug: string };
+  const starter = await buildSite({
+    files: starterFiles(website.name),
+    organizationId: "org_bench",
+    mode: "publish",
+  });
   const v1 = await publishBuild(platform, website.id, starter);
   const home = Buffer.from(starter.pages.find((p) => p.route === "/")!.html);
   const css = starter.assets.find((a) => a.path.startsWith("_assets/styles-"))!;
@@ -189,7 +193,7 @@ try {
   process.stderr.write("  running: rollback latency\n");
   const v2Build = await buildSite({
     files: new Map([
-      ...starterFiles(),
+      ...starterFiles(website.name),
       ["pages/index.tsx", "export default function Home() { return <h1>Version two</h1>; }\n"],
     ]),
     organizationId: "org_bench",

@@ -1,13 +1,19 @@
-import { type AddressInfo, createServer } from "node:net";
-import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { markEmailVerified } from "./accounts/email-verification.ts";
-import { openDatabase } from "./db/database.ts";
+import {
+  CliError,
+  cliCommand,
+  DEFAULT_DATA_DIR,
+  listenOrExplain,
+  openExistingDatabase,
+  openLocalDatabase,
+  parsePort,
+} from "./cli/support.ts";
 import { closeSandboxPool } from "./framework/index.ts";
 import { keyRoles } from "./kernel/capabilities.ts";
 import { callTool } from "./kernel/pipeline.ts";
-import { createPlatform, defaultConfig, type PlatformConfig } from "./platform.ts";
-import { createApp, listen } from "./server.ts";
+import { createPlatform, defaultConfig, type Platform, type PlatformConfig } from "./platform.ts";
+import { createApp } from "./server.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";
 import { ensureLocalOwner, LOCAL_OWNER_EMAIL } from "./services/organizations/bootstrap.ts";
 
@@ -27,39 +33,52 @@ const usage = `sitewright — the website platform for AI agents
       Applies the committed migrations to DATABASE_URL (or the dev data dir) and exits.
   sitewright keys create --role admin|full_editor|content_editor [--website ID ...] [--name N]
                          [--expires-at ISO] [--data-dir D] [--json]
-      Creates an API key in the local organization and prints it (one JSON line with --json).
+      Creates an API key in the local organization and prints it (one JSON line with --json). Uses the
+      database of a server started before (the same --data-dir, or DATABASE_URL); never creates one.
   sitewright mcp --stdio [--url http://localhost:8787/v1/mcp]
       Bridges a stdio-only MCP client to the MCP endpoint with the API key in SITEWRIGHT_API_KEY
       (or SITEWRIGHT_URL for the endpoint). Messages go over stdin/stdout; diagnostics to stderr.
 `;
-
-const sqlitePath = (dataDir: string) => join(resolve(dataDir), "sitewright.db");
 
 async function dev(args: string[]) {
   const { values } = parseArgs({
     args,
     options: {
       port: { type: "string", default: process.env.PORT ?? "8787" },
-      "data-dir": { type: "string", default: ".sitewright" },
+      "data-dir": { type: "string", default: DEFAULT_DATA_DIR },
       host: { type: "string", default: "127.0.0.1" },
     },
   });
-  const requested = Number(values.port);
-  const port = requested === 0 ? await freePort(values.host) : requested;
-  const config: PlatformConfig = {
-    ...defaultConfig(port),
-    allowedOrigins: originsFromEnv(),
-    allowLoopbackClientIds: true,
-    ...(isLoopbackHost(values.host) ? { loopbackPort: port } : {}),
-  };
-  const db = await openDatabase({ url: process.env.DATABASE_URL ?? sqlitePath(values["data-dir"]) });
-  const platform = await createPlatform({ db, config, dataDir: values["data-dir"] });
+  const dataDir = values["data-dir"];
+  const port = parsePort(values.port, "--port");
+  const db = await openLocalDatabase(dataDir);
+  // The port is bound before anything is created, so a busy port never costs the one-time admin key.
+  let platform!: Platform;
+  const retry = (port: string) =>
+    cliCommand(
+      ["dev", "--port", port, ...(values.host === "127.0.0.1" ? [] : ["--host", values.host])],
+      dataDir,
+    );
+  const server = await listenOrExplain(
+    async (actual) => {
+      const config: PlatformConfig = {
+        ...defaultConfig(actual),
+        allowedOrigins: originsFromEnv(),
+        allowLoopbackClientIds: true,
+        ...(isLoopbackHost(values.host) ? { loopbackPort: actual } : {}),
+      };
+      platform = await createPlatform({ db, config, dataDir });
+      return createApp(platform);
+    },
+    port,
+    values.host,
+    retry,
+  );
   const local = await ensureLocalOwner(db);
   if (local.owner.email === LOCAL_OWNER_EMAIL && local.owner.emailVerifiedAt === null) {
     // A local owner created before email verification existed: dev's owner is the machine's operator.
     await db.transaction((stores) => markEmailVerified(stores, local.owner.id, Date.now()));
   }
-  const server = await listen(createApp(platform), port, values.host);
   const lines = [
     `Sitewright is running (embedded ${db.dialect === "sqlite" ? "SQLite" : "PostgreSQL"}).`,
     "",
@@ -92,7 +111,10 @@ async function dev(args: string[]) {
       `  MCP:  claude mcp add --transport http sitewright ${platform.config.baseUrl}/mcp --header "Authorization: Bearer ${key.plaintextKey}"`,
     );
   } else {
-    lines.push("  Create another API key with: npx sitewright keys create --role admin");
+    const sameDatabase = process.env.DATABASE_URL ? "   (with the same DATABASE_URL)" : "";
+    lines.push(
+      `  Create another API key with:  ${cliCommand(["keys", "create", "--role", "admin"], dataDir)}${sameDatabase}`,
+    );
   }
   console.log(lines.join("\n"));
   const stopHousekeeping = scheduleHousekeeping(platform);
@@ -110,21 +132,21 @@ server only, print mail to the console instead with --mail-console or SITEWRIGHT
 
 /**
  * How `serve` sends mail: SMTP when SITEWRIGHT_SMTP_URL is set; the console (and the dashboard's outbox) only when
- * asked explicitly. Anything else is a ConfigError naming both ways out.
+ * asked explicitly. Anything else is a CliError naming both ways out.
  */
 function serveMail(env: NodeJS.ProcessEnv, mailConsole: boolean): { smtpUrl?: string } {
   const mode = env.SITEWRIGHT_MAIL;
   if (mode !== undefined && mode !== "console" && mode !== "smtp") {
-    throw new ConfigError(`SITEWRIGHT_MAIL must be console or smtp, not '${mode}'.\n${NO_SMTP}`);
+    throw new CliError(`SITEWRIGHT_MAIL must be console or smtp, not '${mode}'.\n${NO_SMTP}`);
   }
   const toConsole = mailConsole || mode === "console";
   if (toConsole && env.SITEWRIGHT_SMTP_URL) {
-    throw new ConfigError(
+    throw new CliError(
       "Both SITEWRIGHT_SMTP_URL and console mail (--mail-console or SITEWRIGHT_MAIL=console) are set: choose one.",
     );
   }
   if (env.SITEWRIGHT_SMTP_URL) return { smtpUrl: env.SITEWRIGHT_SMTP_URL };
-  if (!toConsole) throw new ConfigError(NO_SMTP);
+  if (!toConsole) throw new CliError(NO_SMTP);
   return {};
 }
 
@@ -132,26 +154,36 @@ async function serveFromEnv(args: string[]) {
   const { values } = parseArgs({ args, options: { "mail-console": { type: "boolean", default: false } } });
   const env = process.env;
   const mail = serveMail(env, values["mail-console"]);
-  const port = Number(env.PORT ?? "8787");
+  const port = parsePort(env.PORT ?? "8787", "PORT");
   const host = env.HOST ?? "0.0.0.0";
-  const base = defaultConfig(port);
-  const config: PlatformConfig = {
-    ...base,
-    baseUrl: env.SITEWRIGHT_BASE_URL ?? base.baseUrl,
-    appUrl: env.SITEWRIGHT_APP_URL ?? base.appUrl,
-    sitesDomain: env.SITEWRIGHT_SITES_DOMAIN ?? base.sitesDomain,
-    allowedOrigins: originsFromEnv(),
-    allowLoopbackClientIds: env.SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS === "1",
-    ...(isLoopbackHost(host) ? { loopbackPort: port } : {}),
-    trustProxy: env.SITEWRIGHT_TRUST_PROXY === "true",
-    mailFrom: env.SITEWRIGHT_MAIL_FROM ?? base.mailFrom,
-    ...mail,
+  const configFor = (actual: number): PlatformConfig => {
+    const base = defaultConfig(actual);
+    return {
+      ...base,
+      baseUrl: env.SITEWRIGHT_BASE_URL ?? base.baseUrl,
+      appUrl: env.SITEWRIGHT_APP_URL ?? base.appUrl,
+      sitesDomain: env.SITEWRIGHT_SITES_DOMAIN ?? base.sitesDomain,
+      allowedOrigins: originsFromEnv(),
+      allowLoopbackClientIds: env.SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS === "1",
+      ...(isLoopbackHost(host) ? { loopbackPort: actual } : {}),
+      trustProxy: env.SITEWRIGHT_TRUST_PROXY === "true",
+      mailFrom: env.SITEWRIGHT_MAIL_FROM ?? base.mailFrom,
+      ...mail,
+    };
   };
-  const db = await openDatabase({ url: env.DATABASE_URL ?? sqlitePath(".sitewright") });
-  const platform = await createPlatform({ db, config });
-  const server = await listen(createApp(platform), port, host);
-  console.log(`Sitewright serving ${config.baseUrl} on port ${server.port} (${db.dialect}).`);
-  if (!config.smtpUrl) {
+  const db = await openLocalDatabase(DEFAULT_DATA_DIR);
+  let platform!: Platform;
+  const server = await listenOrExplain(
+    async (actual) => {
+      platform = await createPlatform({ db, config: configFor(actual) });
+      return createApp(platform);
+    },
+    port,
+    host,
+    (port) => `PORT=${port} npx sitewright serve${values["mail-console"] ? " --mail-console" : ""}`,
+  );
+  console.log(`Sitewright serving ${platform.config.baseUrl} on port ${server.port} (${db.dialect}).`);
+  if (!platform.config.smtpUrl) {
     console.log("Mail is printed to this console (--mail-console): nothing is delivered.");
   }
   const stopHousekeeping = scheduleHousekeeping(platform);
@@ -171,21 +203,12 @@ const originsFromEnv = () =>
 
 const isLoopbackHost = (host: string) => /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])$/i.test(host);
 
-/** A free port on `host` (`--port 0`): the URLs the server prints and answers at must name the real port. */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function migrate(args: string[]) {
-  const { values } = parseArgs({ args, options: { "data-dir": { type: "string", default: ".sitewright" } } });
-  const db = await openDatabase({ url: process.env.DATABASE_URL ?? sqlitePath(values["data-dir"]) });
+  const { values } = parseArgs({
+    args,
+    options: { "data-dir": { type: "string", default: DEFAULT_DATA_DIR } },
+  });
+  const db = await openLocalDatabase(values["data-dir"]);
   await db.close();
   console.log(`Migrations applied (${db.dialect}).`);
 }
@@ -200,14 +223,21 @@ async function keys(args: string[]) {
       website: { type: "string", multiple: true },
       name: { type: "string" },
       "expires-at": { type: "string" },
-      "data-dir": { type: "string", default: ".sitewright" },
+      "data-dir": { type: "string", default: DEFAULT_DATA_DIR },
       json: { type: "boolean", default: false },
     },
   });
   if (!values.role || !(keyRoles as readonly string[]).includes(values.role)) {
     throw new UsageError(`--role must be one of ${keyRoles.join(", ")}.`);
   }
-  const db = await openDatabase({ url: process.env.DATABASE_URL ?? sqlitePath(values["data-dir"]) });
+  const sameCommand = [
+    ...["keys", "create", "--role", values.role],
+    ...(values.website ?? []).flatMap((id) => ["--website", id]),
+    ...(values.name === undefined ? [] : ["--name", values.name]),
+    ...(values["expires-at"] === undefined ? [] : ["--expires-at", values["expires-at"]]),
+    ...(values.json ? ["--json"] : []),
+  ];
+  const db = await openExistingDatabase(values["data-dir"], sameCommand);
   try {
     const platform = await createPlatform({ db, dataDir: values["data-dir"] });
     const local = await ensureLocalOwner(db);
@@ -276,7 +306,6 @@ async function mcp(args: string[]) {
 
 class UsageError extends Error {}
 /** A configuration that cannot run: its message alone is printed (no usage text). */
-class ConfigError extends Error {}
 
 async function main(argv: string[]) {
   const [command, ...args] = argv;
@@ -303,7 +332,7 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof CliError) {
     console.error(error.message);
   } else if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
     console.error(`${error.message}\n\n${usage}`);

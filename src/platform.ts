@@ -38,7 +38,7 @@ export interface PlatformConfig {
   buildLimits: SandboxLimits;
   /** Token bucket of authentication failures per client IP. */
   authFailureBucket: { capacity: number; refillPerSecond: number };
-  /** Token buckets per credential and cost bucket (the spec's: standard 2000 burst + 100/s, expensive 200 + 20/s). */
+  /** Token buckets per credential and cost bucket (the API contract's: standard 2000 burst + 100/s, expensive 200 + 20/s). */
   rateLimits: Record<"standard" | "expensive", { capacity: number; refillPerSecond: number }>;
   /**
    * Secret of draft preview links (at least 32 characters, the same on every node); default

@@ -65,30 +65,45 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/** The app, or what builds it once the port is bound (URLs that name the port need the real one of port 0). */
+export type AppOrFactory = H3 | ((port: number) => H3 | Promise<H3>);
+
 /**
- * Serves the app on `port` (0 picks a free one) on loopback or `hostname`. GETs and HEADs of live sites are
+ * Serves the app on `port` (0 picks a free one) on loopback or `hostname`. The port is bound first: a busy port
+ * fails (`EADDRINUSE`) before a factory runs, and a factory gets the real port. GETs and HEADs of live sites are
  * answered on node:http directly (hosting's fast path, the same replies); everything else goes through srvx to h3.
+ * Requests that arrive while a factory builds the app get 503.
  */
-export async function listen(app: H3, port: number, hostname = "127.0.0.1"): Promise<Listening> {
+export async function listen(app: AppOrFactory, port: number, hostname = "127.0.0.1"): Promise<Listening> {
+  let fetch: (request: Request) => Response | Promise<Response> = () =>
+    new Response("Starting", { status: 503, headers: { "retry-after": "1" } });
+  let hosting: Hosting | undefined;
   const server = serve({
-    fetch: app.fetch,
+    fetch: (request) => fetch(request),
     port,
     hostname,
     silent: true,
     gracefulShutdown: false,
     manual: true,
   });
-  const hosting = hostingOf.get(app);
   const node = server.node;
-  if (hosting && node?.server) {
+  if (node?.server) {
     const handler = node.handler as (req: IncomingMessage, res: ServerResponse) => void;
     node.server.removeAllListeners("request");
     node.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-      if (!hosting.serveNode(req, res)) handler(req, res);
+      if (!hosting?.serveNode(req, res)) handler(req, res);
     });
   }
   await server.serve();
   const actual = Number(new URL(server.url!).port);
+  try {
+    const built = typeof app === "function" ? await app(actual) : app;
+    hosting = hostingOf.get(built);
+    fetch = built.fetch;
+  } catch (error) {
+    await server.close(true);
+    throw error;
+  }
   return {
     url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${actual}`,
     port: actual,

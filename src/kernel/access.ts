@@ -8,7 +8,7 @@ import { isIdShaped } from "./ids.ts";
 import { bestGrant, type Grant, grantsIn, grantsOnWebsite, type Principal } from "./principal.ts";
 
 /**
- * Scope checks, per the spec's table: a website outside the principal's reach is `not_found` (existence never
+ * Scope checks, per the API contract (docs/api-contract.md, 401, 403 and 404): a website outside the principal's reach is `not_found` (existence never
  * leaks); an existing organization without a grant is `forbidden`; an unknown one `not_found`.
  * Every check records what it resolved, for the operation's audit entry.
  * A user may hold several grants in one organization (a membership and website editor grants): a website is

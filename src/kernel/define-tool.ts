@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Capability } from "./capabilities.ts";
 import type { PrepareContext, ToolContext } from "./context.ts";
 
-/** The spec's operation groups; each is an OpenAPI tag. */
+/** The operation groups of the API contract (docs/api-contract.md); each is an OpenAPI tag. */
 export const groups = [
   "Documentation",
   "Feedback",
@@ -54,7 +54,7 @@ export interface ToolDefinition<
   O extends AnyObject = AnyObject,
   P = undefined,
 > {
-  /** `group.resource.verb` in camelCase segments, as the spec's `apiKeys.list`. */
+  /** `group.resource.verb` in camelCase segments, such as `apiKeys.list`. */
   operationId: string;
   group: Group;
   title: string;
@@ -64,7 +64,7 @@ export interface ToolDefinition<
   output: O;
   capability: Capability;
   annotations: ToolAnnotations;
-  /** Rate-limit bucket (the spec's four build/publish operations are `expensive`). */
+  /** Rate-limit bucket (the four build and publish operations are `expensive`). */
   cost: "standard" | "expensive";
   http: HttpBinding;
   /**

@@ -18,9 +18,9 @@ export interface ErrorBody {
   suggestion?: string;
   validValues?: unknown[];
   retryAfterSeconds?: number;
-  /** Structured details (for example build diagnostics); additive to the spec's fields. */
+  /** Structured details (for example build diagnostics); additive to the contract's fields. */
   details?: unknown[];
-  /** Every problem of a failed input validation, the first being the one `message` names; additive to the spec's fields. */
+  /** Every problem of a failed input validation, the first being the one `message` names; additive to the contract's fields. */
   issues?: ValidationIssue[];
 }
 
@@ -63,7 +63,7 @@ export class ApiError extends Error {
     return this.options.status ?? errorStatus[this.kind];
   }
 
-  /** The spec's error body; `nameOperation` renders `{{operationId}}` references in the suggestion. */
+  /** The contract's error body; `nameOperation` renders `{{operationId}}` references in the suggestion. */
   toBody(nameOperation: (operationId: string) => string = (id) => id): ErrorBody {
     const body: ErrorBody = { kind: this.kind, message: this.message };
     const { suggestion, validValues, retryAfterSeconds, details, issues } = this.options;

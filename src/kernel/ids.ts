@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-";
 
-/** Length of every public id (spec: opaque 21-character strings). */
+/** Length of every public id (the API contract: opaque 21-character strings). */
 export const ID_LENGTH = 21;
 
 /** A new opaque 21-character id from 126 random bits (url-safe alphabet of 64 symbols). */

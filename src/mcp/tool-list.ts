@@ -3,7 +3,7 @@ import { jsonSchemasOf } from "../kernel/json-schema.ts";
 import { canCall } from "../kernel/pipeline.ts";
 import type { Principal } from "../kernel/principal.ts";
 
-/** A tool as `tools/list` describes it: names per DESIGN.md, schemas, and all four annotations. */
+/** A tool as `tools/list` describes it: the operation id in snake case as its name, schemas, and all four annotations. */
 export function mcpToolOf(tool: Tool) {
   const { input, output } = jsonSchemasOf(tool);
   return {

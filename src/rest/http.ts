@@ -10,7 +10,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** Projects an ApiError as the spec's status + error body. */
+/** Projects an ApiError as its status and the error body of the API contract (docs/api-contract.md). */
 export function errorResponse(error: ApiError, nameOperation?: (id: string) => string): Response {
   const body: ErrorBody = error.toBody(nameOperation);
   return json(body, error.status, error.options.headers);

@@ -17,7 +17,7 @@ const errorSchema: JsonSchema = {
     issues: {
       type: "array",
       description:
-        "On validation errors: every problem of the input, the first being the one message names. Additive to the spec's fields.",
+        "On validation errors: every problem of the input, the first being the one message names. Additive to the contract's fields.",
       items: {
         type: "object",
         required: ["path", "message"],

@@ -98,7 +98,7 @@ describeMatrix("accounts: the session on the API host and the same-origin API", 
     });
     expect(both.status).toBe(401);
     expect(both.body.message).toContain("never both");
-    // An API key alone works on the app host too (the spec: session or key, never both).
+    // An API key alone works on the app host too (the contract: session or key, never both).
     const keyOnly = await ctx.fetch("/app-api/v1/organizations", {
       headers: { authorization: `Bearer ${ctx.t.adminKey.plaintextKey}` },
     });

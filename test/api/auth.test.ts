@@ -7,7 +7,7 @@ import { ensureLocalOwner } from "../../src/services/organizations/bootstrap.ts"
 import { dialects, openTestDatabase } from "../support/databases.ts";
 import { describeMatrix } from "../support/matrix.ts";
 
-describeMatrix("the spec's authentication table", (ctx) => {
+describeMatrix("the API contract's authentication table", (ctx) => {
   const expectError = (res: { status: number; body: any }, status: number, kind: string) => {
     expect(res.status).toBe(status);
     expect(res.body.kind).toBe(kind);

@@ -6,7 +6,7 @@ import { addMonths } from "../../src/services/billing/account.ts";
 import { completeCheckoutSession, getCheckoutSession } from "../../src/services/billing/checkout.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
 
-// The spec's billing state and price projection, written from the spec (not from the tool schemas).
+// The billing state and price projection of the API contract, written out by hand (not from the tool schemas).
 const meter = z.strictObject({
   included: z.number(),
   prepaid: z.number(),
@@ -108,7 +108,7 @@ async function organization(ctx: MatrixContext, name: string) {
 const appUrl = "http://localhost:8787";
 
 describeMatrix("billing: owner flows", (ctx) => {
-  it("a free organization's state is exactly the spec's shape", async () => {
+  it("a free organization's state is exactly the contract's shape", async () => {
     const org = await organization(ctx, "Free org");
     await ctx.t.call(
       "websites.create",

@@ -10,7 +10,7 @@ import { describeMatrix } from "../support/matrix.ts";
 
 const tiers = [1000, 2000, 4000, 8000, 12000, 20000, 30000, 40000, 50000, 75000, 100000];
 
-/** The spec's Billing table: operation, method and path, read-only / destructive / idempotent. */
+/** The Billing operations of the API contract: operation, method and path, read-only / destructive / idempotent. */
 const operations = [
   ["billing.state.get", "GET", "/billing/state", [true, false, true]],
   ["billing.plan.previewChange", "POST", "/billing/plan/preview", [true, false, true]],
@@ -107,7 +107,7 @@ describeMatrix("billing: access and contract", (ctx) => {
     });
   }
 
-  it("OpenAPI describes each billing operation with the spec's metadata and closed schemas", async () => {
+  it("OpenAPI describes each billing operation with the contract's metadata and closed schemas", async () => {
     const document = await (await ctx.fetch("/v1/openapi.json")).json();
     const closed = (schema: any, where: string) => {
       if (schema?.type === "object") expect(schema.additionalProperties, where).toBe(false);

@@ -22,7 +22,11 @@ const secret = previewSecret();
 
 let starter: BuildResult;
 beforeAll(async () => {
-  starter = await buildSite({ files: starterFiles(), organizationId: "org_test", mode: "publish" });
+  starter = await buildSite({
+    files: starterFiles("Hosted site"),
+    organizationId: "org_test",
+    mode: "publish",
+  });
 }, 120_000);
 afterAll(closeSandboxPool);
 

@@ -81,7 +81,7 @@ for (const protocol of protocolModes) {
       await client.close();
     });
 
-    it("fails with isError and the spec's error body; suggestions name MCP tools", async () => {
+    it("fails with isError and the contract's error body; suggestions name MCP tools", async () => {
       const client = await connectMcp(ctx, ctx.t.adminKey.plaintextKey, protocol.negotiation);
       const missing = await client.callTool({
         name: "websites_get",

@@ -23,7 +23,7 @@ describeMatrix(
       expect(Object.keys(doc.components.schemas)).toEqual(["Error"]);
     });
 
-    it("has exactly one operation per tool with the spec's tag and x-service extensions", async () => {
+    it("has exactly one operation per tool with its group's tag and x-service extensions", async () => {
       const doc = await load();
       const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
         Object.entries(methods as Record<string, any>).map(([method, op]) => ({

@@ -13,7 +13,6 @@ import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
 import { connectMcp, resultJson } from "../support/mcp.ts";
 
 const sha = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
-const starter = starterFiles();
 const starterPages = [
   { route: "/404.html", path: "404.html" },
   { route: "/about/", path: "about/index.html" },
@@ -90,6 +89,7 @@ describeMatrix("publishing", (ctx) => {
 
   it("starts a new website from the starter draft, unpublished", async () => {
     const site = await h.site();
+    const starter = starterFiles(site.name);
     const files = await h.get("/files", { websiteId: site.id, limit: 1000 });
     expect(files.body.items.map((f: { path: string }) => f.path)).toStrictEqual([...starter.keys()]);
     expect(files.body.items[0].updatedBy).toStrictEqual({
@@ -98,6 +98,8 @@ describeMatrix("publishing", (ctx) => {
     });
     const index = await h.get("/files/content", { websiteId: site.id, path: "pages/index.tsx" });
     expect(index.body.content).toBe(starter.get("pages/index.tsx"));
+    const settings = await h.get("/files/content", { websiteId: site.id, path: "site.ts" });
+    expect(settings.body.content).toContain(`name: ${JSON.stringify(site.name)},`);
     expect(await h.publishedId(site.id)).toBeNull();
     expect((await h.list(site.id)).body).toStrictEqual({ items: [], nextCursor: null });
     const changes = await h.get("/changes", { websiteId: site.id });
@@ -107,6 +109,7 @@ describeMatrix("publishing", (ctx) => {
 
   it("checks the draft: what it would serve, without storing or publishing anything", async () => {
     const site = await h.site();
+    const starter = starterFiles(site.name);
     const res = await h.check(site.id);
     expect(res.status).toBe(200);
     expect(res.body.sourceHash).toBe(computeSourceHash(starter, {}, "publish"));
@@ -134,6 +137,7 @@ describeMatrix("publishing", (ctx) => {
 
   it("publishes a deployment, lists and gets it as published, and reuses it while the draft is unchanged", async () => {
     const site = await h.site();
+    const starter = starterFiles(site.name);
     const builds = publishingStats.builds;
     const res = await h.publish(site.id);
     expect(res.status).toBe(200);

@@ -53,7 +53,7 @@ describeMatrix(
   { now: () => clock, dialects: ["sqlite"] },
 );
 
-// The spec's 100/s refill can keep pace with a loaded CI machine's request rate, so this proves the database
+// The contract's 100/s refill can keep pace with a loaded CI machine's request rate, so this proves the database
 // clock with a slow bucket: 50 burst, 1 token a second.
 describeMatrix(
   "rate limits (database clock, shared by every node)",

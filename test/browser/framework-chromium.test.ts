@@ -55,7 +55,7 @@ function serve(result: BuildResult): Promise<{ server: Server; url: string }> {
 // Optional: Debian's chromium is not installed everywhere (CI machines may lack it).
 describe.skipIf(!existsSync(CHROMIUM))("starter in headless Chromium", () => {
   it("renders the home page with its stylesheet applied", async () => {
-    const result = await build(starterFiles(), { cms: fakeCms({ blog: [] }) });
+    const result = await build(starterFiles("Northwind Studio"), { cms: fakeCms({ blog: [] }) });
     const { server, url } = await serve(result);
     const dir = mkdtempSync(join(tmpdir(), "sitewright-chromium-"));
     try {

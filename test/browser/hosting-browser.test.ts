@@ -37,7 +37,11 @@ describe.skipIf(!hasChromium)("hosting in headless Chromium", () => {
       body: JSON.stringify({ websiteId: website.id }),
     });
     expect(published.status).toBe(200);
-    const result = await buildSite({ files: starterFiles(), organizationId: "org_test", mode: "publish" });
+    const result = await buildSite({
+      files: starterFiles("Browser Hosted Site"),
+      organizationId: "org_test",
+      mode: "publish",
+    });
     const title = /<title>([^<]*)<\/title>/.exec(result.pages.find((p) => p.route === "/")!.html)![1]!;
     const browser = await launchChromium(["--disable-quic", "--disable-component-update", "--disable-sync"]);
     try {

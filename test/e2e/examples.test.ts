@@ -48,7 +48,7 @@ describe("examples against a real server", () => {
     expect(websiteId).toHaveLength(21);
     expect(out).toMatch(new RegExp(`^Websites \\(\\d+\\): .*\\(${websiteId}\\)`, "m"));
 
-    // The validation errors come back as isError results carrying the spec's error body.
+    // The validation errors come back as isError results carrying the contract's error body.
     const badLimit = jsonAfter(out, "Validation error (websites_list, limit 0): ");
     expect(badLimit).toMatchObject({ kind: "validation" });
     expect(badLimit.message).toMatch(/^limit: /);

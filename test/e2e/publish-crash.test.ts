@@ -142,11 +142,11 @@ interface Versions {
   paths: string[];
 }
 
-async function expectedVersions(): Promise<Versions> {
+async function expectedVersions(websiteName: string): Promise<Versions> {
   const build = async (version: "A" | "B") =>
     buildSite({
       files: new Map([
-        ...starterFiles(),
+        ...starterFiles(websiteName),
         ["pages/index.tsx", crashVersions[version]],
         ...stampFiles("expected").map((f): [string, string] => [f.path, f.content]),
       ]),
@@ -275,7 +275,7 @@ for (const dialect of dialects) {
       });
       const serve = (path: string) =>
         Promise.resolve(app.fetch(new Request(`http://${website.slug}.localhost${path}`)));
-      const versions = await expectedVersions();
+      const versions = await expectedVersions(website.name);
 
       // Version A goes live first, so there is always a deployment to serve.
       const { leaseId } = await call("websiteSourceCode.lease.acquire", { websiteId: website.id });

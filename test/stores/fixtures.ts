@@ -51,7 +51,7 @@ export function describeStores(
 }
 
 /**
- * A lowercase hex id of the spec's length. Keyset tests use these because their order is the same under any
+ * A lowercase hex id of the length of ids. Keyset tests use these because their order is the same under any
  * collation (a PostgreSQL database with a linguistic collation orders mixed-case ids differently from SQLite).
  */
 export function hexId(): string {

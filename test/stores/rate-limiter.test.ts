@@ -25,7 +25,7 @@ describe("rate limiter [sqlite, in-process, frozen clock]", () => {
     t = 1_700_000_000_000;
   });
 
-  it("matches the spec's buckets: standard 2000 +100/s, expensive 200 +20/s", () => {
+  it("matches the API contract's buckets: standard 2000 +100/s, expensive 200 +20/s", () => {
     expect(buckets.standard).toStrictEqual({ capacity: 2000, refillPerSecond: 100 });
     expect(buckets.expensive).toStrictEqual({ capacity: 200, refillPerSecond: 20 });
   });

@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { exitUnlessSupportedNode, RECOMMENDED_NODE_MAJOR } from "../../scripts/node-version.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,6 +16,8 @@ export const PG_ADMIN_URL = process.env.SITEWRIGHT_TEST_PG_URL ?? "postgres://po
  * PostgreSQL fails the run instead.
  */
 export default async function setup(project: TestProject) {
+  // Before any test loads the SQLite driver, which crashes older Node.js versions.
+  exitUnlessSupportedNode(`npx -y -p node@${RECOMMENDED_NODE_MAJOR} npm test`);
   if (process.env.CI === "true" && process.env.SITEWRIGHT_TEST_DIALECTS) {
     throw new Error("SITEWRIGHT_TEST_DIALECTS narrows a local run; CI runs every dialect.");
   }

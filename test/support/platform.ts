@@ -42,7 +42,7 @@ export interface TestPlatform {
   createWebsite(
     name: string,
     organizationId?: string,
-  ): Promise<{ id: string; slug: string; organizationId: string }>;
+  ): Promise<{ id: string; name: string; slug: string; organizationId: string }>;
   /** A second organization with its own owner, for cross-organization tests. */
   createOrganization(name: string): Promise<LocalOwner>;
   /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Output schemas of the Billing tools, exact to the spec: no additional properties anywhere. */
+/** Output schemas of the Billing tools, exact: no additional properties anywhere. */
 const meter = z
   .object({
     included: z.number().describe("Amount included with the plan."),

@@ -55,7 +55,7 @@ export default defineTool({
       updatedAt: ctx.now,
     };
     await ctx.stores.websites.insert(record);
-    await seedStarter(ctx.stores, record.id, ctx.principal, ctx.now);
+    await seedStarter(ctx.stores, record, ctx.principal, ctx.now);
     return projectWebsite(ctx.platform.config, record);
   },
 });

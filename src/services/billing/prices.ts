@@ -9,7 +9,7 @@ export const CURRENCY = "usd";
 
 export type Interval = "monthly" | "annual";
 
-/** The spec's AI credit tiers (monthly allowance of a Pro subscription). */
+/** The AI credit tiers (monthly allowance of a Pro subscription). */
 export const aiCreditTiers = [
   1000, 2000, 4000, 8000, 12000, 20000, 30000, 40000, 50000, 75000, 100000,
 ] as const;
@@ -21,7 +21,7 @@ export const FREE_MONTHLY_AI_CREDITS = 100;
 /** Websites with custom domains: none on the free plan; Pro includes one, more are billed per site. */
 export const FREE_SITE_CAPACITY = 0;
 export const PRO_INCLUDED_SITES = 1;
-/** Smallest top-up, in credits (the spec's minimum). */
+/** Smallest top-up, in credits (the contract's minimum). */
 export const MIN_TOP_UP_CREDITS = 400;
 
 const MONTHS_PER_ANNUAL_PRICE = 10;

@@ -1,6 +1,6 @@
 import type { Stores } from "../../db/stores/index.ts";
 
-/** The spec's billing state object (response of `GET /billing/state`). */
+/** The billing state object of the API contract (response of `GET /billing/state`). */
 export interface BillingState {
   organizationId: string;
   status: "no_subscription" | "active" | "billing_grace";
@@ -32,7 +32,7 @@ export interface Meter {
   nextResetAt?: number;
 }
 
-/** The spec's price projection (response of the preview operations); amounts in the currency's minor unit (cents). */
+/** The price projection of the API contract (response of the preview operations); amounts in the currency's minor unit (cents). */
 export interface PriceProjection {
   total: number | null;
   currency: string | null;
@@ -65,7 +65,7 @@ export interface BillingCall {
 /**
  * A billing provider. The local provider (./local-provider.ts) records everything in the database; a Stripe
  * adapter implements the same interface against Stripe's API. Mutations run inside the operation's transaction
- * (`call.stores`), so what a provider records commits or rolls back with the operation. Rules of the spec (billing_grace blocks plan changes, tier
+ * (`call.stores`), so what a provider records commits or rolls back with the operation. Rules of the contract (billing_grace blocks plan changes, tier
  * changes need an active Pro subscription, top-ups need active billing) are enforced by the provider.
  */
 export interface BillingProvider {

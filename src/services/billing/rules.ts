@@ -26,7 +26,7 @@ const managedPlan = (account: Account, what: string) =>
     { suggestion: "Contact support to change the plan; {{billing.portal.open}} shows invoices and details." },
   );
 
-/** Plan preview and checkout: rejected while past due (the spec's rule) and on managed plans. */
+/** Plan preview and checkout: rejected while past due (the contract's rule) and on managed plans. */
 export function assertPlanChangeAllowed(account: Account): void {
   if (account.status === "billing_grace") throw pastDue("changing the plan");
   if (hasPlan(account) && (account.complimentary || account.plan !== "pro")) {

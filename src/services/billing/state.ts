@@ -85,7 +85,7 @@ function usageBalanceMeter(account: Account): Meter {
   };
 }
 
-/** The spec's billing state object, with exactly its fields. */
+/** The billing state object of the API contract, with exactly its fields. */
 export function projectState(
   account: Account,
   grants: readonly CreditGrantRecord[],

@@ -36,16 +36,18 @@ export function sameFiles(
 }
 
 /**
- * Writes the framework's starter site as the draft of a new website, in the caller's transaction (the one that
- * creates the website), as written by `principal`. Nothing is published: the site goes live on its first publish.
+ * Writes the framework's starter site, named after the website, as the draft of a new website, in the caller's
+ * transaction (the one that creates the website), as written by `principal`. Nothing is published: the site goes
+ * live on its first publish.
  */
 export async function seedStarter(
   stores: Stores,
-  websiteId: string,
+  website: { id: string; name: string },
   principal: Principal,
   now: number,
 ): Promise<void> {
-  for (const [path, content] of starterFiles()) {
+  const websiteId = website.id;
+  for (const [path, content] of starterFiles(website.name)) {
     const sha256 = sha256Of(content);
     const size = Buffer.byteLength(content);
     await stores.sourceFiles.putContent({ sha256, content, size }, now);

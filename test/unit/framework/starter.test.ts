@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { closeSandboxPool } from "../../../src/framework/sandbox/pool.ts";
-import { starterFiles } from "../../../src/framework/starter/index.ts";
+import { starterFiles as starterOf } from "../../../src/framework/starter/index.ts";
 import { assetText, build, fakeCms, page } from "./helpers.ts";
+
+const starterFiles = () => starterOf("Northwind Studio");
 
 afterAll(closeSandboxPool);
 
@@ -89,6 +91,31 @@ describe("starter", () => {
   it("renders the 404 page to 404.html", async () => {
     const result = await build(starterFiles());
     expect(page(result, "/404.html")).toContain("This page does not exist.");
+  });
+
+  it("is named after the website: a string literal in site.ts, escaped text in README.md and the pages", async () => {
+    const name = `Ada's "Café" </title><script>alert(1)</script> \\ $& \`x\` *bold* # {{x}}`;
+    const files = starterOf(name);
+    expect(files.get("site.ts")).toContain(`  name: ${JSON.stringify(name)},\n`);
+    expect(files.get("README.md")!.split("\n")[0]).toBe(
+      '# Ada\\\'s \\"Café\\" \\<\\/title\\>\\<script\\>alert\\(1\\)\\<\\/script\\> \\\\ \\$\\& \\`x\\` \\*bold\\* \\# \\{\\{x\\}\\}',
+    );
+    const result = await build(files);
+    expect(result.warnings).toEqual([]);
+    const home = page(result, "/");
+    expect(home).toContain(
+      "<title>Ada&#39;s &quot;Café&quot; &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; \\ $&amp; `x` *bold* # {{x}} — Calm, fast websites for small teams.</title>",
+    );
+    expect(home).not.toContain("<script>alert(1)</script>");
+    expect(home).not.toContain("Northwind");
+    // Only the two files that name the website differ between websites.
+    const other = starterOf("Other");
+    expect([...files.keys()]).toEqual([...other.keys()]);
+    expect([...files.keys()].filter((path) => files.get(path) !== other.get(path))).toEqual([
+      "README.md",
+      "site.ts",
+    ]);
+    for (const [path, text] of other) expect(text, path).not.toContain("{{websiteName}}");
   });
 
   it("explains its convention at the top of every source file", () => {
