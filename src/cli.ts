@@ -121,6 +121,7 @@ async function dev(args: string[]) {
   shutdownOn(async () => {
     stopHousekeeping();
     await server.close();
+    await platform.analytics.close();
     await db.close();
   });
 }
@@ -190,6 +191,7 @@ async function serveFromEnv(args: string[]) {
   shutdownOn(async () => {
     stopHousekeeping();
     await server.close();
+    await platform.analytics.close();
     await db.close();
   });
 }

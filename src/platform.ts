@@ -4,6 +4,7 @@ import type { Database } from "./db/database.ts";
 import type { SandboxLimits } from "./framework/types.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
+import { type Collector, type CollectorOptions, createCollector } from "./services/analytics/collector.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 
 /** Where the platform is reached and what it trusts. */
@@ -49,6 +50,8 @@ export interface PlatformConfig {
   mailFrom: string;
   /** SMTP server for platform mail (`smtp://user:pass@host:587`); without one, mail goes to the console (dev). */
   smtpUrl?: string;
+  /** How long raw analytics events are kept, in months (hourly rollups are kept for good). */
+  analyticsRawRetentionMonths: number;
 }
 
 export interface Logger {
@@ -66,6 +69,8 @@ export interface Platform {
   billing: BillingProvider;
   /** Platform mail (invitations, password resets), recorded in the outbox. */
   mail: Mailer;
+  /** Live-site traffic, recorded in batches; `close()` on shutdown writes what is queued. */
+  analytics: Collector;
   log: Logger;
 }
 
@@ -86,6 +91,7 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
     expensive: { capacity: 200, refillPerSecond: 20 },
   },
   mailFrom: "Sitewright <no-reply@localhost>",
+  analyticsRawRetentionMonths: 13,
 });
 
 export interface PlatformOptions {
@@ -97,6 +103,7 @@ export interface PlatformOptions {
   billing?: BillingProvider;
   mail?: Mailer;
   log?: Logger;
+  analytics?: Omit<CollectorOptions, "log">;
 }
 
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
@@ -116,6 +123,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     config,
     billing: options.billing ?? localBillingProvider({ appUrl: config.appUrl }),
     mail: options.mail ?? createMailer({ db: options.db, from: config.mailFrom, transport }),
+    analytics: createCollector(options.db, { ...options.analytics, log }),
     log,
   };
 }

@@ -42,6 +42,11 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  analyticsEvents,
+  analyticsRollups,
+  analyticsRollupProgress,
+  analyticsSalts,
+  analyticsSettings,
 } = tables;
 
 type Unexported = Exclude<keyof Tables, keyof typeof self>;
