@@ -42,6 +42,7 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  assets,
 } = tables;
 
 /** Shared token buckets (PostgreSQL only: SQLite keeps buckets in process). Refilled by the database clock. */

@@ -42,6 +42,7 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  assets,
 } = tables;
 
 type Unexported = Exclude<keyof Tables, keyof typeof self>;

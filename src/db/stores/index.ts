@@ -1,5 +1,6 @@
 import type { Db, Dialect, Tables } from "../types.ts";
 import { type ApiKeyStore, apiKeyStore } from "./api-keys.ts";
+import { type AssetStore, assetStore } from "./assets.ts";
 import { type AuditStore, auditStore } from "./audit.ts";
 import { type BillingStore, billingStore } from "./billing.ts";
 import { type CmsStore, cmsStore } from "./cms.ts";
@@ -38,6 +39,7 @@ export interface Stores {
   oauth: OAuthStore;
   sessions: SessionStore;
   emailVerifications: EmailVerificationStore;
+  assets: AssetStore;
 }
 
 /**
@@ -72,5 +74,6 @@ export function bindStores(db: Db, t: Tables, dialect: Dialect): Stores {
     oauth: lazy("oauth", oauthStore),
     sessions: lazy("sessions", sessionStore),
     emailVerifications: lazy("emailVerifications", emailVerificationStore),
+    assets: lazy("assets", assetStore),
   });
 }
