@@ -179,6 +179,29 @@ describeMatrix("untrusted input", (ctx) => {
     expect(await h.itemCount(site.id, things.id)).toBe(1);
   });
 
+  it("refuses richText nested deeper than 32 levels at once, naming the field; renders the rest safely", async () => {
+    const site = await h.site();
+    const things = await h.collection(site.id, [{ key: "body", name: "Body", type: "richText" }]);
+    const nestedList = (levels: number) =>
+      Array.from({ length: levels }, (_, i) => `${"  ".repeat(i)}- level ${i + 1}`).join("\n");
+    for (const body of [nestedList(500), ">".repeat(5_000), "- ".repeat(3_000), "> 1. ".repeat(1_000)]) {
+      const started = performance.now();
+      const refused = await h.createItem(site.id, things.id, { body });
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(refused.status).toBe(400);
+      expect(refused.body.kind).toBe("validation");
+      expect(refused.body.message).toMatch(/^values\.body: Markdown nested deeper than 32 levels/);
+      expect(refused.body.suggestion).toMatch(/at most 32 levels/);
+    }
+    expect(await h.itemCount(site.id, things.id)).toBe(0);
+    const fine = await h.createItem(site.id, things.id, {
+      body: `${nestedList(30)}\n\n[x](&#106;avascript:alert(1))`,
+    });
+    expect(fine.status).toBe(200);
+    expect(fine.body.html.body).toContain("level 30");
+    expect(fine.body.html.body).not.toMatch(/javascript|href/);
+  });
+
   it("refuses field keys every JavaScript object has, and answers filters and sorts on them with validation", async () => {
     const site = await h.site();
     for (const key of ["constructor", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf"]) {

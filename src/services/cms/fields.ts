@@ -2,6 +2,7 @@ import type { CmsFieldRecord } from "../../db/stores/cms.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { isIdShaped } from "../../kernel/ids.ts";
 import { compilePattern, PATTERN_SUGGESTION } from "./patterns.ts";
+import { checkRichText } from "./rich-text.ts";
 
 export const FIELD_TYPES = [
   "text",
@@ -167,6 +168,7 @@ export function checkValue(field: CmsFieldRecord, value: unknown): unknown {
       if (field.type === "text" && /[\r\n]/.test(text))
         throw invalid(key, "must be a single line (use longText)");
       checkLength(text);
+      if (field.type === "richText") checkRichText(key, text);
       return text;
     }
     case "number": {
