@@ -1,14 +1,16 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { cmsItemsUsing, pagesUsing, projectAsset } from "../../src/services/assets/assets.ts";
 import { requireAsset, requireWebsite } from "../../src/services/assets/upload.ts";
+import { assetsGroup } from "./group.ts";
 import { asset, assetId } from "./schemas.ts";
 
 export default defineTool({
   operationId: "assets.delete",
-  group: "Assets",
+  group: assetsGroup,
   title: "Delete an asset",
   description:
     "Deletes an asset; its URL stops working. Refused with conflict while the live deployment or a CMS item uses it (see assets_usage_list), unless force is true. Returns the deleted asset.",
@@ -20,9 +22,7 @@ export default defineTool({
     })
     .strict(),
   output: asset,
-  capability: "assets.delete",
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.delete,
   http: { method: "DELETE", path: "/websites/{websiteId}/assets/{assetId}" },
   async prepare(input, ctx) {
     if (input.force) return { deploymentId: null, paths: [] };

@@ -1,14 +1,16 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { fetchForImport } from "../../src/services/assets/import.ts";
 import { MAX_ASSET_BYTES } from "../../src/services/assets/ingest.ts";
 import { commitUpload, prepareUpload } from "../../src/services/assets/upload.ts";
+import { assetsGroup } from "./group.ts";
 import { alt, asset, assetName, folder } from "./schemas.ts";
 
 export default defineTool({
   operationId: "assets.importFromUrl",
-  group: "Assets",
+  group: assetsGroup,
   title: "Import an asset from a URL",
   description: `Fetches a file from a public https URL (up to ${MAX_ASSET_BYTES} bytes, 30 seconds, at most 5 redirects; private and internal addresses are refused) and adds it to the website's asset library, checked exactly as assets_upload checks uploads. Returns the asset with its public URL.`,
   input: z
@@ -21,9 +23,7 @@ export default defineTool({
     })
     .strict(),
   output: asset,
-  capability: "assets.importFromUrl",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
-  cost: "standard",
+  annotations: presets.createOpenWorld,
   http: { method: "POST", path: "/websites/{websiteId}/assets/import" },
   async prepare(input, ctx) {
     const fetched = await fetchForImport(ctx.platform, input.url);

@@ -1,14 +1,16 @@
 import { z } from "zod";
 import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { projectAsset } from "../../src/services/assets/assets.ts";
 import { requireWebsite } from "../../src/services/assets/upload.ts";
+import { assetsGroup } from "./group.ts";
 import { asset, folder } from "./schemas.ts";
 
 export default defineTool({
   operationId: "assets.list",
-  group: "Assets",
+  group: assetsGroup,
   title: "List assets",
   description:
     "Lists a website's uploaded files, newest first, with their URLs, types, sizes and image dimensions. Filter by folder (exact), by a part of the name, or by type (image/png, or image/* for every image). Call assets_get for one asset's usage.",
@@ -34,9 +36,7 @@ export default defineTool({
     })
     .strict(),
   output: listOf(asset),
-  capability: "assets.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/websites/{websiteId}/assets" },
   async handler(input, ctx) {
     const website = await requireWebsite(ctx.stores, input.websiteId);

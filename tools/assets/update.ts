@@ -1,14 +1,16 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { projectAsset } from "../../src/services/assets/assets.ts";
 import { requireAsset, requireWebsite } from "../../src/services/assets/upload.ts";
+import { assetsGroup } from "./group.ts";
 import { alt, asset, assetId, assetName, folder } from "./schemas.ts";
 
 export default defineTool({
   operationId: "assets.update",
-  group: "Assets",
+  group: assetsGroup,
   title: "Update an asset's name, alt text or folder",
   description:
     "Changes an asset's metadata: its name (which changes its URL: pages that use the old URL keep working until the asset is deleted only if another asset has that name, so update them), its alt text, or its folder. The bytes never change; upload a new asset for a new version. Returns the asset.",
@@ -22,9 +24,7 @@ export default defineTool({
     })
     .strict(),
   output: asset,
-  capability: "assets.update",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.update,
   http: { method: "PATCH", path: "/websites/{websiteId}/assets/{assetId}" },
   async handler(input, ctx) {
     if (input.name === undefined && input.alt === undefined && input.folder === undefined) {
