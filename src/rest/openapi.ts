@@ -77,16 +77,49 @@ export function restShapeOf(tool: Tool) {
   return { parameters, body };
 }
 
+/**
+ * The media types of a body: JSON, and for upload routes also the file itself (other fields in the query) and
+ * a multipart form whose part `file` is the file.
+ */
+function bodyContent(
+  tool: Tool,
+  body: JsonSchema,
+): Record<string, { schema: JsonSchema; encoding?: unknown }> {
+  const file = tool.http.file;
+  if (!file) return { "application/json": { schema: body } };
+  const { [file.field]: _bytes, ...others } = (body.properties ?? {}) as Record<string, JsonSchema>;
+  const required = ((body.required as string[] | undefined) ?? []).filter(
+    (name) => name !== file.field && name !== file.nameField,
+  );
+  return {
+    "application/json": { schema: body },
+    "application/octet-stream": {
+      schema: {
+        type: "string",
+        format: "binary",
+        description: `The file itself (up to ${file.maxBytes} bytes); the other fields (${Object.keys(others).join(", ")}) as query parameters.`,
+      },
+    },
+    "multipart/form-data": {
+      schema: {
+        type: "object",
+        required: ["file", ...required],
+        properties: { file: { type: "string", format: "binary", description: "The file." }, ...others },
+      },
+    },
+  };
+}
+
 function operationOf(tool: Tool) {
   const { parameters, body } = restShapeOf(tool);
   const { output } = jsonSchemasOf(tool);
   return {
     operationId: tool.operationId,
-    tags: [tool.group],
+    tags: [tool.group.tag],
     summary: tool.title,
     description: tool.description,
     ...(parameters.length ? { parameters } : {}),
-    ...(body ? { requestBody: { required: true, content: { "application/json": { schema: body } } } } : {}),
+    ...(body ? { requestBody: { required: true, content: bodyContent(tool, body) } } : {}),
     responses: {
       "200": tool.textStream
         ? {
@@ -98,7 +131,7 @@ function operationOf(tool: Tool) {
         Object.keys(errorResponses).map((status) => [status, { $ref: `#/components/responses/E${status}` }]),
       ),
     },
-    "x-service-required-capability": tool.capability,
+    "x-service-required-capability": tool.operationId,
     "x-service-read-only": tool.annotations.readOnly,
     "x-service-destructive": tool.annotations.destructive,
     "x-service-idempotent": tool.annotations.idempotent,
@@ -115,7 +148,10 @@ export function openApiDocument(platform: Platform) {
     paths[tool.http.path] ??= {};
     paths[tool.http.path]![tool.http.method.toLowerCase()] = operationOf(tool);
   }
-  const tags = [...new Set(platform.registry.tools.map((tool) => tool.group))].map((name) => ({ name }));
+  const tags = [...new Set(platform.registry.tools.map((tool) => tool.group))].map((group) => ({
+    name: group.tag,
+    description: group.description,
+  }));
   return {
     openapi: "3.1.0",
     info: {

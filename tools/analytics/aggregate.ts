@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Filter } from "../../src/db/stores/analytics-sql.ts";
+import { presets } from "../../src/kernel/annotations.ts";
 import type { ToolContext } from "../../src/kernel/context.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import {
@@ -12,7 +13,8 @@ import {
   reportSettings,
   sourceOf,
 } from "../../src/services/analytics/reports.ts";
-import { analyticsTool, metrics, periodOutput, readOnly, reportInput } from "./schemas.ts";
+import { analyticsGroup } from "./group.ts";
+import { metrics, periodOutput, reportInput } from "./schemas.ts";
 
 async function totals(ctx: ToolContext, websiteId: string, period: Period, filters: Filter[]) {
   const source = await sourceOf(ctx, websiteId, period, filters);
@@ -21,7 +23,7 @@ async function totals(ctx: ToolContext, websiteId: string, period: Period, filte
 }
 
 export default defineTool({
-  ...analyticsTool,
+  group: analyticsGroup,
   operationId: "analytics.aggregate",
   title: "Get a website's traffic totals",
   description:
@@ -43,8 +45,7 @@ export default defineTool({
       .nullable()
       .describe("Percent change of each metric from the previous period (null where it was 0)."),
   }),
-  capability: "analytics.aggregate",
-  annotations: readOnly,
+  annotations: presets.read,
   http: { method: "GET", path: "/websites/{websiteId}/analytics/aggregate" },
   async handler(input, ctx) {
     await readableWebsite(ctx, input.websiteId);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { decodeKeyset, encodeKeyset } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
@@ -10,7 +11,8 @@ import {
   readableWebsite,
   reportSettings,
 } from "../../src/services/analytics/reports.ts";
-import { analyticsTool, dimension, metrics, readOnly, reportInput } from "./schemas.ts";
+import { analyticsGroup } from "./group.ts";
+import { dimension, metrics, reportInput } from "./schemas.ts";
 
 const CURSOR_TAG = "analytics.breakdown";
 
@@ -28,15 +30,14 @@ export const breakdownInput = {
 };
 
 export default defineTool({
-  ...analyticsTool,
+  group: analyticsGroup,
   operationId: "analytics.breakdown",
   title: "Break a website's traffic down by a dimension",
   description:
     "Returns a live website's top values of one dimension for a period (top pages, entry and exit pages, sources, referrers, UTM campaigns, devices, browsers, operating systems, countries, custom events, or a custom event property), most visitors first, each with visitors, visits, page views, events, bounce rate, visit duration and views per visit. Paginated: pass nextCursor as cursor. '' is a visit without that value (Direct traffic has source Direct). Export the same rows as CSV with analytics_export.",
   input: z.object({ ...breakdownInput, cursor: fields.cursor(), limit: fields.limit() }).strict(),
   output: listOf(metrics.extend({ value: z.string().describe("The dimension's value.") })),
-  capability: "analytics.breakdown",
-  annotations: readOnly,
+  annotations: presets.read,
   http: { method: "GET", path: "/websites/{websiteId}/analytics/breakdown" },
   async handler(input, ctx) {
     await readableWebsite(ctx, input.websiteId);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { decodeKeyset, encodeKeyset } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
@@ -10,10 +11,12 @@ import {
   readableWebsite,
   reportSettings,
 } from "../../src/services/analytics/reports.ts";
-import { analyticsTool, dimension, readOnly, reportInput } from "./schemas.ts";
+import { analyticsGroup } from "./group.ts";
+import { dimension, reportInput } from "./schemas.ts";
 
 export default defineTool({
-  ...analyticsTool,
+  group: analyticsGroup,
+  access: "full_editor",
   operationId: "analytics.export",
   title: "Export a website's traffic as CSV",
   description:
@@ -42,8 +45,7 @@ export default defineTool({
     rows: z.number().int().describe("Rows in csv, header excluded."),
     nextCursor: z.string().nullable().describe("Pass as cursor for the next rows; null after the last."),
   }),
-  capability: "analytics.export",
-  annotations: readOnly,
+  annotations: presets.read,
   http: { method: "GET", path: "/websites/{websiteId}/analytics/export" },
   textStream: {
     contentType: "text/csv; charset=utf-8",

@@ -1,13 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { readableWebsite } from "../../src/services/analytics/reports.ts";
-import { analyticsTool, readOnly } from "./schemas.ts";
+import { analyticsGroup } from "./group.ts";
 
 const WINDOW_MS = 5 * 60 * 1000;
 
 export default defineTool({
-  ...analyticsTool,
+  group: analyticsGroup,
   operationId: "analytics.realtime",
   title: "Get a website's current visitors",
   description:
@@ -19,8 +20,7 @@ export default defineTool({
     pageviews: z.number().int(),
     pages: z.array(z.object({ path: z.string(), visitors: z.number().int() })),
   }),
-  capability: "analytics.realtime",
-  annotations: readOnly,
+  annotations: presets.read,
   http: { method: "GET", path: "/websites/{websiteId}/analytics/realtime" },
   async handler(input, ctx) {
     await readableWebsite(ctx, input.websiteId);

@@ -2,11 +2,6 @@ import { z } from "zod";
 import { dimensions } from "../../src/db/stores/analytics-sql.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 
-/** Shared pieces of the Analytics tools. */
-export const analyticsTool = { group: "Analytics", cost: "standard" } as const;
-
-export const readOnly = { readOnly: true, destructive: false, idempotent: true, openWorld: false } as const;
-
 const localDate = (what: string) =>
   z.iso.date().optional().describe(`${what} (YYYY-MM-DD, inclusive, in the website's time zone).`);
 

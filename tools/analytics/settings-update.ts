@@ -1,5 +1,6 @@
 import { BlockList } from "node:net";
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
@@ -10,10 +11,12 @@ import {
   settingsOf,
   toRecord,
 } from "../../src/services/analytics/settings.ts";
-import { analyticsTool, settings } from "./schemas.ts";
+import { analyticsGroup } from "./group.ts";
+import { settings } from "./schemas.ts";
 
 export default defineTool({
-  ...analyticsTool,
+  group: analyticsGroup,
+  access: "full_editor",
   operationId: "analytics.settings.update",
   title: "Change a website's analytics settings",
   description:
@@ -31,8 +34,7 @@ export default defineTool({
     })
     .strict(),
   output: settings,
-  capability: "analytics.settings.update",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  annotations: presets.update,
   http: { method: "PATCH", path: "/websites/{websiteId}/analytics/settings" },
   auditTarget: (input) => ({ type: "analytics.settings", id: input.websiteId }),
   async handler(input, ctx) {

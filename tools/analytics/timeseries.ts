@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import {
   parseFilters,
@@ -8,10 +9,11 @@ import {
   sourceOf,
 } from "../../src/services/analytics/reports.ts";
 import { seriesOf } from "../../src/services/analytics/series.ts";
-import { analyticsTool, metrics, periodOutput, readOnly, reportInput } from "./schemas.ts";
+import { analyticsGroup } from "./group.ts";
+import { metrics, periodOutput, reportInput } from "./schemas.ts";
 
 export default defineTool({
-  ...analyticsTool,
+  group: analyticsGroup,
   operationId: "analytics.timeseries",
   title: "Get a website's traffic over time",
   description:
@@ -38,8 +40,7 @@ export default defineTool({
       }),
     ),
   }),
-  capability: "analytics.timeseries",
-  annotations: readOnly,
+  annotations: presets.read,
   http: { method: "GET", path: "/websites/{websiteId}/analytics/timeseries" },
   async handler(input, ctx) {
     await readableWebsite(ctx, input.websiteId);

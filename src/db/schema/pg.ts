@@ -47,6 +47,7 @@ export const {
   analyticsRollupProgress,
   analyticsSalts,
   analyticsSettings,
+  assets,
 } = tables;
 
 /** Shared token buckets (PostgreSQL only: SQLite keeps buckets in process). Refilled by the database clock. */

@@ -47,6 +47,7 @@ export const {
   analyticsRollupProgress,
   analyticsSalts,
   analyticsSettings,
+  assets,
 } = tables;
 
 type Unexported = Exclude<keyof Tables, keyof typeof self>;

@@ -3,6 +3,7 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import { accountTables } from "./accounts.ts";
 import { analyticsTables } from "./analytics.ts";
+import { assetTables } from "./assets.ts";
 import { cmsTables } from "./cms.ts";
 import { type Columns, pgColumns } from "./columns.ts";
 import { coreTables } from "./core.ts";
@@ -17,6 +18,7 @@ export function defineTables(c: Columns) {
     ...sourceCodeTables(c, core),
     ...cmsTables(c, core),
     ...analyticsTables(c, core),
+    ...assetTables(c, core),
   };
 }
 
