@@ -42,6 +42,8 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  websiteDomains,
+  websiteSlugRedirects,
 } = tables;
 
 /** Shared token buckets (PostgreSQL only: SQLite keeps buckets in process). Refilled by the database clock. */

@@ -42,6 +42,8 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  websiteDomains,
+  websiteSlugRedirects,
 } = tables;
 
 type Unexported = Exclude<keyof Tables, keyof typeof self>;

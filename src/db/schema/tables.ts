@@ -5,6 +5,7 @@ import { accountTables } from "./accounts.ts";
 import { cmsTables } from "./cms.ts";
 import { type Columns, pgColumns } from "./columns.ts";
 import { coreTables } from "./core.ts";
+import { domainTables } from "./domains.ts";
 import { sourceCodeTables } from "./source-code.ts";
 
 /** Builds every table with one dialect's column constructors. */
@@ -15,6 +16,7 @@ export function defineTables(c: Columns) {
     ...accountTables(c, core),
     ...sourceCodeTables(c, core),
     ...cmsTables(c, core),
+    ...domainTables(c, core),
   };
 }
 
