@@ -2,6 +2,7 @@ import { tools } from "../tools/index.ts";
 import { type BlobStore, createBlobStore } from "./blobs/index.ts";
 import type { Database } from "./db/database.ts";
 import type { SandboxLimits } from "./framework/types.ts";
+import { withoutQueryParameters } from "./kernel/log-safety.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
@@ -106,16 +107,17 @@ export interface PlatformOptions {
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const config = { ...defaultConfig(), ...options.config };
   const { localBillingProvider } = await import("./services/billing/local-provider.ts");
-  const log = options.log ?? { info: console.log, error: console.error };
+  const log = withoutQueryParameters(options.log ?? { info: console.log, error: console.error });
   const transport = config.smtpUrl ? await smtpTransport(config.smtpUrl) : consoleTransport(log);
   return {
     db: options.db,
     blobs:
       options.blobs ??
-      createBlobStore({
+      (await createBlobStore({
+        blobUrl: process.env.SITEWRIGHT_BLOB_URL,
         blobRoot: process.env.SITEWRIGHT_BLOB_ROOT,
         dataDir: options.dataDir ?? ".sitewright",
-      }),
+      })),
     registry: createRegistry(tools),
     config,
     billing: options.billing ?? localBillingProvider({ appUrl: config.appUrl }),

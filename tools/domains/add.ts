@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { addDomain, projectDomain } from "../../src/services/domains/domains.ts";
-import { domain, domainTool } from "./schemas.ts";
+import { domainsGroup } from "./group.ts";
+import { domain } from "./schemas.ts";
 
 export default defineTool({
-  ...domainTool,
   operationId: "domains.add",
+  group: domainsGroup,
   title: "Add a custom domain",
   description:
     "Adds a custom domain (apex such as example.com, or a subdomain such as shop.example.com) to a website, pending verification. Returns the domain with the DNS records to create at the domain's DNS provider: a TXT ownership record _sitewright-challenge.<domain> with a token, and the A/AAAA or CNAME routing record. An apex also gets its www twin (www: false to skip), which redirects to it. Then call domains_verify. A website's first custom domain counts against the organization's billable site capacity (conflict beyond it).",
@@ -27,8 +29,7 @@ export default defineTool({
     })
     .strict(),
   output: domain,
-  capability: "domains.add",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  annotations: presets.create,
   http: { method: "POST", path: "/websites/{websiteId}/domains" },
   async handler(input, ctx) {
     const website = await ctx.access.website(input.websiteId);

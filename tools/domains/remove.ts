@@ -1,19 +1,20 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { getDomain, ownerOf, projectDomain } from "../../src/services/domains/domains.ts";
-import { domain, domainId, domainTool } from "./schemas.ts";
+import { domainsGroup } from "./group.ts";
+import { domain, domainId } from "./schemas.ts";
 
 export default defineTool({
-  ...domainTool,
   operationId: "domains.remove",
+  group: domainsGroup,
   title: "Remove a custom domain",
   description:
     "Removes a custom domain from a website (an apex with its www twin): the live site stops answering on it at once. When it was primary, the platform subdomain serves the site again. A website left without custom domains no longer counts against the billable site capacity. Returns the removed domain.",
   input: z.object({ websiteId: fields.websiteId(), domainId: domainId() }).strict(),
   output: domain,
-  capability: "domains.remove",
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  annotations: presets.delete,
   http: { method: "DELETE", path: "/websites/{websiteId}/domains/{domainId}" },
   async handler(input, ctx) {
     const record = await getDomain(ctx, input.websiteId, input.domainId);

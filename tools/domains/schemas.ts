@@ -52,8 +52,3 @@ export const domain = z.object({
   createdAt: fields.timestamp(),
   updatedAt: fields.timestamp(),
 });
-
-export const domainTool = {
-  group: "Domains",
-  cost: "standard",
-} as const;
