@@ -28,6 +28,8 @@ export interface PlatformConfig {
    * `serve` only with `SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS=1`. Off, client ids must be public https URLs.
    */
   allowLoopbackClientIds: boolean;
+  /** Asset imports by URL may fetch from loopback addresses: tests only, never a real server. */
+  allowLoopbackImports?: boolean;
   /** Trust `X-Forwarded-For` for the client IP (behind a proxy). */
   trustProxy: boolean;
   /** Largest JSON request body in bytes (REST, `/app-api`, MCP); larger ones get 413. */

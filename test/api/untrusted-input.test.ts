@@ -293,7 +293,7 @@ describeMatrix("untrusted input", (ctx) => {
         body: {
           organizationId: ctx.t.local.organization.id,
           name,
-          access: { kind: "organization", role: "viewer" },
+          access: { kind: "organization", role: "content_editor" },
         },
       });
       expect(key.status).toBe(400);

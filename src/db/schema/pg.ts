@@ -42,6 +42,7 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  assets,
   websiteDomains,
   websiteSlugRedirects,
 } = tables;

@@ -1,5 +1,6 @@
 import type { Db, Dialect, Tables } from "../types.ts";
 import { apiKeyStore } from "./api-keys.ts";
+import { assetStore } from "./assets.ts";
 import { auditStore } from "./audit.ts";
 import { billingStore } from "./billing.ts";
 import { cmsStore } from "./cms.ts";
@@ -42,6 +43,7 @@ const factories = {
   oauth: oauthStore,
   sessions: sessionStore,
   emailVerifications: emailVerificationStore,
+  assets: assetStore,
   domains: domainStore,
 } satisfies Record<string, StoreFactory>;
 

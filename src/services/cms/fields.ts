@@ -140,7 +140,7 @@ export function checkValue(field: CmsFieldRecord, value: unknown): unknown {
     return value;
   };
   const checkLength = (text: string) => {
-    const length = [...text].length;
+    const length = v.minLength !== undefined || v.maxLength !== undefined ? [...text].length : 0;
     if (v.minLength !== undefined && length < v.minLength)
       throw invalid(key, `must be at least ${v.minLength} characters`);
     if (v.maxLength !== undefined && length > v.maxLength)
