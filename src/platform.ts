@@ -7,6 +7,7 @@ import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
 import { type Collector, type CollectorOptions, createCollector } from "./services/analytics/collector.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
+import { type DomainConfig, defaultDomainConfig } from "./services/domains/config.ts";
 
 /** Where the platform is reached and what it trusts. */
 export interface PlatformConfig {
@@ -53,6 +54,8 @@ export interface PlatformConfig {
   mailFrom: string;
   /** SMTP server for platform mail (`smtp://user:pass@host:587`); without one, mail goes to the console (dev). */
   smtpUrl?: string;
+  /** Custom domains and slug renames (see docs/domains.md). */
+  domains: DomainConfig;
   /** How long raw analytics events are kept, in months (hourly rollups are kept for good). */
   analyticsRawRetentionMonths: number;
 }
@@ -94,6 +97,7 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
     expensive: { capacity: 200, refillPerSecond: 20 },
   },
   mailFrom: "Sitewright <no-reply@localhost>",
+  domains: defaultDomainConfig(),
   analyticsRawRetentionMonths: 13,
 });
 

@@ -7,6 +7,7 @@ import { assetTables } from "./assets.ts";
 import { cmsTables } from "./cms.ts";
 import { type Columns, pgColumns } from "./columns.ts";
 import { coreTables } from "./core.ts";
+import { domainTables } from "./domains.ts";
 import { sourceCodeTables } from "./source-code.ts";
 
 /** Builds every table with one dialect's column constructors. */
@@ -19,6 +20,7 @@ export function defineTables(c: Columns) {
     ...cmsTables(c, core),
     ...analyticsTables(c, core),
     ...assetTables(c, core),
+    ...domainTables(c, core),
   };
 }
 
