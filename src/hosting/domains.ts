@@ -12,7 +12,7 @@ const REDIRECT_CACHE = "public, max-age=0, must-revalidate";
 
 /** Where a live request goes: a website's published deployment, a 308 to its canonical address, or nothing. */
 export type LiveTarget =
-  | { kind: "serve"; websiteId: string; deploymentId: string | null }
+  | { kind: "serve"; websiteId: string; slug: string; deploymentId: string | null }
   | { kind: "redirect"; origin: string }
   | { kind: "none" };
 
@@ -27,6 +27,7 @@ async function primaryOrigin(platform: Platform, stores: Stores, websiteId: stri
 const serve = async (stores: Stores, website: WebsiteRecord): Promise<LiveTarget> => ({
   kind: "serve",
   websiteId: website.id,
+  slug: website.slug,
   deploymentId: await stores.deployments.publishedId(website.id),
 });
 

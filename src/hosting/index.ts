@@ -5,6 +5,7 @@ import type { WebsiteRecord } from "../db/stores/websites.ts";
 import type { CmsProvider } from "../framework/types.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../platform.ts";
+import { recordPageView } from "../services/analytics/hits.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
 import { ASSET_PATH, serveAsset } from "./assets.ts";
@@ -113,6 +114,13 @@ function splitPath(url: string): { pathname: string; search: string } {
   return { pathname: parsed.pathname, search: parsed.search };
 }
 
+/** The client address on the fast path: the socket's, or the first `X-Forwarded-For` hop behind a trusted proxy. */
+function nodeClientIp(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
+  const first = typeof forwarded === "string" ? forwarded.split(",")[0]!.trim() : "";
+  return first || req.socket.remoteAddress || "unknown";
+}
+
 const ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-";
 let idPool = Buffer.alloc(0);
 let idOffset = 0;
@@ -191,7 +199,9 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
    * A live site's reply, by platform subdomain or custom domain. The pointer is read on every request: a publish
    * or rollback is seen at once, on every node; so are primary domains and redirects.
    */
-  async function live(request: RequestLike, address: SiteAddress, host: string): Promise<Reply> {
+  async function live(request: RequestLike, address: SiteAddress, host: string, ip: string): Promise<Reply> {
+    const assetPath = ASSET_PATH.exec(request.pathname);
+    if (assetPath && address.kind === "live") return asset(request, address.slug, assetPath[1]!);
     const now = Date.now();
     const target =
       address.kind === "custom"
@@ -203,9 +213,12 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
           ? await platform.db.read((s) => slugTarget(platform, s, address.slug, now))
           : ({ kind: "none" } as const);
     if (target.kind === "redirect") return redirectReply(target.origin, request.pathname, request.search);
-    if (target.kind === "none" || !target.deploymentId)
-      return platformPage(pages.siteNotFound(host), request.method);
-    return respond(request, deploymentSource(target.deploymentId), livePolicy, caches);
+    if (target.kind === "none") return platformPage(pages.siteNotFound(host), request.method);
+    if (assetPath) return asset(request, target.slug, assetPath[1]!);
+    if (!target.deploymentId) return platformPage(pages.siteNotFound(host), request.method);
+    const reply = await respond(request, deploymentSource(target.deploymentId), livePolicy, caches);
+    recordPageView(platform.analytics, target.websiteId, host, request, reply, ip);
+    return reply;
   }
 
   async function preview(event: H3Event, address: SiteAddress, ip: string): Promise<Reply> {
@@ -319,7 +332,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       try {
         return toResponse(
           address.kind !== "preview"
-            ? await live(requestOf(event), address, hostOf(event))
+            ? await live(requestOf(event), address, hostOf(event), ip)
             : await preview(event, address, ip),
         );
       } catch (error) {
@@ -338,7 +351,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
         headers: { get: (name) => (req.headers[name] as string | undefined) ?? null },
       };
       const requestId = fastRequestId();
-      live(request, address, host!)
+      live(request, address, host!, nodeClientIp(req, platform.config.trustProxy))
         .catch((error: unknown) => failed(error, method))
         .then((reply) => {
           const raw: string[] = ["x-request-id", requestId];
