@@ -5,7 +5,9 @@ import type { SandboxLimits } from "./framework/types.ts";
 import { withoutQueryParameters } from "./kernel/log-safety.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
+import { type Collector, type CollectorOptions, createCollector } from "./services/analytics/collector.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
+import { type DomainConfig, defaultDomainConfig } from "./services/domains/config.ts";
 
 /** Where the platform is reached and what it trusts. */
 export interface PlatformConfig {
@@ -27,6 +29,8 @@ export interface PlatformConfig {
    * `serve` only with `SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS=1`. Off, client ids must be public https URLs.
    */
   allowLoopbackClientIds: boolean;
+  /** Asset imports by URL may fetch from loopback addresses: tests only, never a real server. */
+  allowLoopbackImports?: boolean;
   /** Trust `X-Forwarded-For` for the client IP (behind a proxy). */
   trustProxy: boolean;
   /** Largest JSON request body in bytes (REST, `/app-api`, MCP); larger ones get 413. */
@@ -50,6 +54,10 @@ export interface PlatformConfig {
   mailFrom: string;
   /** SMTP server for platform mail (`smtp://user:pass@host:587`); without one, mail goes to the console (dev). */
   smtpUrl?: string;
+  /** Custom domains and slug renames (see docs/domains.md). */
+  domains: DomainConfig;
+  /** How long raw analytics events are kept, in months (hourly rollups are kept for good). */
+  analyticsRawRetentionMonths: number;
 }
 
 export interface Logger {
@@ -67,6 +75,8 @@ export interface Platform {
   billing: BillingProvider;
   /** Platform mail (invitations, password resets), recorded in the outbox. */
   mail: Mailer;
+  /** Live-site traffic, recorded in batches; `close()` on shutdown writes what is queued. */
+  analytics: Collector;
   log: Logger;
 }
 
@@ -87,6 +97,8 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
     expensive: { capacity: 200, refillPerSecond: 20 },
   },
   mailFrom: "Sitewright <no-reply@localhost>",
+  domains: defaultDomainConfig(),
+  analyticsRawRetentionMonths: 13,
 });
 
 export interface PlatformOptions {
@@ -98,6 +110,7 @@ export interface PlatformOptions {
   billing?: BillingProvider;
   mail?: Mailer;
   log?: Logger;
+  analytics?: Omit<CollectorOptions, "log">;
 }
 
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
@@ -118,6 +131,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     config,
     billing: options.billing ?? localBillingProvider({ appUrl: config.appUrl }),
     mail: options.mail ?? createMailer({ db: options.db, from: config.mailFrom, transport }),
+    analytics: createCollector(options.db, { ...options.analytics, log }),
     log,
   };
 }

@@ -42,6 +42,13 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 export interface HttpBinding {
   method: HttpMethod;
   path: string;
+  /**
+   * An upload: besides a JSON body, the route takes the file itself (any other `Content-Type`; the other
+   * fields as query parameters) or `multipart/form-data` (the file part `file`, the other fields as text
+   * parts). The file's bytes reach the input as base64 in `field`, its multipart file name in `nameField`
+   * when that is not given. The body may be up to `maxBytes` (MCP and JSON bodies keep the API's limit).
+   */
+  file?: { field: string; nameField?: string; maxBytes: number };
 }
 
 export type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -77,6 +84,18 @@ export interface ToolDefinition<
    * when it is only a filter inside an already scoped query (the audit log's `websiteId`).
    */
   scopeBy?: readonly ("websiteId" | "organizationId")[];
+  /**
+   * REST answers with a streamed text download instead of JSON: the text of the first output, then the operation is
+   * called again with each `nextCursor` (every page through the pipeline) and their text follows, until none is left.
+   * MCP and the dashboard get the JSON output page by page as usual.
+   */
+  textStream?: {
+    contentType: string;
+    filename(input: z.output<I>): string;
+    /** The text of one page; `first` is false for the pages after the first (which, for CSV, repeat no header). */
+    text(output: z.output<O>, first: boolean): string;
+    nextCursor(output: z.output<O>): string | null;
+  };
   /** False hides the tool from MCP (`tools/list` and `tools/call`): operations performed in the dashboard only. */
   mcp?: boolean;
   /** The audit entry's target for a mutation; defaults to the output's `id` under the operation's resource name. */

@@ -42,6 +42,14 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  analyticsEvents,
+  analyticsRollups,
+  analyticsRollupProgress,
+  analyticsSalts,
+  analyticsSettings,
+  assets,
+  websiteDomains,
+  websiteSlugRedirects,
 } = tables;
 
 /** Shared token buckets (PostgreSQL only: SQLite keeps buckets in process). Refilled by the database clock. */

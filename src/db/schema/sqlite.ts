@@ -42,6 +42,14 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  analyticsEvents,
+  analyticsRollups,
+  analyticsRollupProgress,
+  analyticsSalts,
+  analyticsSettings,
+  assets,
+  websiteDomains,
+  websiteSlugRedirects,
 } = tables;
 
 type Unexported = Exclude<keyof Tables, keyof typeof self>;
