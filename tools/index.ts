@@ -8,6 +8,7 @@ import { assetsTools } from "./assets/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
+import { documentationTools } from "./documentation/index.ts";
 import { domainsTools } from "./domains/index.ts";
 import { organizationsTools } from "./organizations/index.ts";
 import { publishingTools } from "./publishing/index.ts";
@@ -29,4 +30,5 @@ export const tools: readonly Tool[] = [
   ...domainsTools,
   ...billingTools,
   ...accountsTools,
+  ...documentationTools,
 ];

@@ -1,0 +1,6 @@
+// The Documentation operations, listed explicitly (tools/index.ts gathers every group).
+import type { Tool } from "../../src/kernel/define-tool.ts";
+import documentationRead from "./read.ts";
+import documentationSearch from "./search.ts";
+
+export const documentationTools: readonly Tool[] = [documentationSearch, documentationRead];
