@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { markEmailVerified } from "./accounts/email-verification.ts";
+import { blobRootFromEnv, type OperationsConfig, operationsFromEnv } from "./cli/operations-config.ts";
 import {
   CliError,
   cliCommand,
@@ -13,7 +14,7 @@ import { closeSandboxPool } from "./framework/index.ts";
 import { keyRoles } from "./kernel/capabilities.ts";
 import { callTool } from "./kernel/pipeline.ts";
 import { createPlatform, defaultConfig, type Platform, type PlatformConfig } from "./platform.ts";
-import { createApp } from "./server.ts";
+import { createApp, type Listening } from "./server.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";
 import { ensureLocalOwner, LOCAL_OWNER_EMAIL } from "./services/organizations/bootstrap.ts";
 
@@ -51,6 +52,7 @@ async function dev(args: string[]) {
   });
   const dataDir = values["data-dir"];
   const port = parsePort(values.port, "--port");
+  const operations = operationsFromEnv(process.env, "dev", dataDir);
   const db = await openLocalDatabase(dataDir);
   // The port is bound before anything is created, so a busy port never costs the one-time admin key.
   let platform!: Platform;
@@ -66,8 +68,15 @@ async function dev(args: string[]) {
         allowedOrigins: originsFromEnv(),
         allowLoopbackClientIds: true,
         ...(isLoopbackHost(values.host) ? { loopbackPort: actual } : {}),
+        ...(operations.metricsToken ? { metricsToken: operations.metricsToken } : {}),
       };
-      platform = await createPlatform({ db, config, dataDir });
+      platform = await createPlatform({
+        db,
+        config,
+        dataDir,
+        blobRoot: operations.blobRoot,
+        log: operations.log,
+      });
       return createApp(platform);
     },
     port,
@@ -118,11 +127,7 @@ async function dev(args: string[]) {
   }
   console.log(lines.join("\n"));
   const stopHousekeeping = scheduleHousekeeping(platform);
-  shutdownOn(async () => {
-    stopHousekeeping();
-    await server.close();
-    await db.close();
-  });
+  shutdownOn(() => drainAndClose(platform, server, operations, stopHousekeeping));
 }
 
 /** Why `serve` refuses to start without a mail server: the message names both ways out. */
@@ -154,6 +159,7 @@ async function serveFromEnv(args: string[]) {
   const { values } = parseArgs({ args, options: { "mail-console": { type: "boolean", default: false } } });
   const env = process.env;
   const mail = serveMail(env, values["mail-console"]);
+  const operations = operationsFromEnv(env, "serve");
   const port = parsePort(env.PORT ?? "8787", "PORT");
   const host = env.HOST ?? "0.0.0.0";
   const configFor = (actual: number): PlatformConfig => {
@@ -168,6 +174,7 @@ async function serveFromEnv(args: string[]) {
       ...(isLoopbackHost(host) ? { loopbackPort: actual } : {}),
       trustProxy: env.SITEWRIGHT_TRUST_PROXY === "true",
       mailFrom: env.SITEWRIGHT_MAIL_FROM ?? base.mailFrom,
+      ...(operations.metricsToken ? { metricsToken: operations.metricsToken } : {}),
       ...mail,
     };
   };
@@ -175,23 +182,48 @@ async function serveFromEnv(args: string[]) {
   let platform!: Platform;
   const server = await listenOrExplain(
     async (actual) => {
-      platform = await createPlatform({ db, config: configFor(actual) });
+      platform = await createPlatform({
+        db,
+        config: configFor(actual),
+        blobRoot: operations.blobRoot,
+        log: operations.log,
+      });
       return createApp(platform);
     },
     port,
     host,
     (port) => `PORT=${port} npx sitewright serve${values["mail-console"] ? " --mail-console" : ""}`,
   );
-  console.log(`Sitewright serving ${platform.config.baseUrl} on port ${server.port} (${db.dialect}).`);
+  platform.log.info(
+    `Sitewright serving ${platform.config.baseUrl} on port ${server.port} (${db.dialect}, blobs in ${operations.blobRoot}).`,
+  );
   if (!platform.config.smtpUrl) {
-    console.log("Mail is printed to this console (--mail-console): nothing is delivered.");
+    platform.log.info("Mail is printed to this console (--mail-console): nothing is delivered.");
   }
   const stopHousekeeping = scheduleHousekeeping(platform);
-  shutdownOn(async () => {
-    stopHousekeeping();
-    await server.close();
-    await db.close();
-  });
+  shutdownOn(() => drainAndClose(platform, server, operations, stopHousekeeping));
+}
+
+/**
+ * Graceful stop (SIGTERM, SIGINT): housekeeping stops; the server drains (readiness 503, after the drain delay no
+ * new connections, requests and builds in flight finish within the timeout); then the pool closes and the log is
+ * flushed. Nothing else is buffered: audit entries commit with their operation.
+ */
+async function drainAndClose(
+  platform: Platform,
+  server: Listening,
+  operations: OperationsConfig,
+  stopHousekeeping: () => void,
+): Promise<void> {
+  const started = Date.now();
+  platform.log.info("shutting down: draining requests");
+  stopHousekeeping();
+  const { cut } = await server.drain(operations.shutdown);
+  await platform.db.close();
+  platform.log.info(
+    `stopped after ${Date.now() - started} ms${cut ? `; ${cut} request(s) cut at the shutdown timeout` : ""}`,
+  );
+  operations.log.flush();
 }
 
 /** Browser origins allowed on the MCP endpoint: `SITEWRIGHT_ALLOWED_ORIGINS`, comma-separated. */
@@ -239,7 +271,11 @@ async function keys(args: string[]) {
   ];
   const db = await openExistingDatabase(values["data-dir"], sameCommand);
   try {
-    const platform = await createPlatform({ db, dataDir: values["data-dir"] });
+    const platform = await createPlatform({
+      db,
+      dataDir: values["data-dir"],
+      blobRoot: blobRootFromEnv(process.env, "keys", values["data-dir"]),
+    });
     const local = await ensureLocalOwner(db);
     const key = await createKey(platform, local.principal, local.organization.id, {
       role: values.role,

@@ -4,6 +4,8 @@ import type { Database } from "./db/database.ts";
 import type { SandboxLimits } from "./framework/types.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
+import type { RequestLine } from "./observability/log.ts";
+import { createMetrics, type Metrics } from "./observability/metrics.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 
 /** Where the platform is reached and what it trusts. */
@@ -49,11 +51,15 @@ export interface PlatformConfig {
   mailFrom: string;
   /** SMTP server for platform mail (`smtp://user:pass@host:587`); without one, mail goes to the console (dev). */
   smtpUrl?: string;
+  /** Bearer token of `/metrics`; without one `/metrics` is not served. */
+  metricsToken?: string;
 }
 
 export interface Logger {
   info(message: string, ...details: unknown[]): void;
   error(message: string, ...details: unknown[]): void;
+  /** The one line of an answered request (see docs/operations.md); loggers without it write none. */
+  request?(line: RequestLine): void;
 }
 
 /** Everything a request needs, built once per process. */
@@ -67,6 +73,9 @@ export interface Platform {
   /** Platform mail (invitations, password resets), recorded in the outbox. */
   mail: Mailer;
   log: Logger;
+  metrics: Metrics;
+  /** Set when the node shuts down: `/readyz` answers 503 and responses close their connections. */
+  lifecycle: { draining: boolean };
 }
 
 export const defaultConfig = (port = 8787): PlatformConfig => ({
@@ -91,8 +100,10 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
 export interface PlatformOptions {
   db: Database;
   blobs?: BlobStore;
-  /** Folder for local state (blobs default to `<dataDir>/blobs`, or SITEWRIGHT_BLOB_ROOT). */
+  /** Folder for local state (blobs default to `<dataDir>/blobs`). */
   dataDir?: string;
+  /** Folder of the blob store when `blobs` is not given (the CLI reads it from the environment). */
+  blobRoot?: string;
   config?: Partial<PlatformConfig>;
   billing?: BillingProvider;
   mail?: Mailer;
@@ -109,7 +120,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     blobs:
       options.blobs ??
       createBlobStore({
-        blobRoot: process.env.SITEWRIGHT_BLOB_ROOT,
+        blobRoot: options.blobRoot,
         dataDir: options.dataDir ?? ".sitewright",
       }),
     registry: createRegistry(tools),
@@ -117,5 +128,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     billing: options.billing ?? localBillingProvider({ appUrl: config.appUrl }),
     mail: options.mail ?? createMailer({ db: options.db, from: config.mailFrom, transport }),
     log,
+    metrics: createMetrics(options.db),
+    lifecycle: { draining: false },
   };
 }

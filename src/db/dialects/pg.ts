@@ -9,10 +9,11 @@ import { bindStores } from "../stores/index.ts";
 import { pgDb, pgTables } from "../types.ts";
 
 const MIGRATION_LOCK = 7_291_004;
+const POOL_SIZE = 10;
 
 /** PostgreSQL through node-postgres: many stateless nodes share everything through it. */
 export async function openPostgres(options: OpenOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+  const pool = new pg.Pool({ connectionString: options.url, max: POOL_SIZE });
   pool.on("error", () => undefined); // an idle client was lost (server restart, terminate): the pool drops it and reconnects on demand
   const db = drizzle(pool);
   const client = await pool.connect();
@@ -30,6 +31,12 @@ export async function openPostgres(options: OpenOptions): Promise<Database> {
     rateLimiter: postgresRateLimiter(db),
     transaction: (work) => db.transaction((tx) => work(bindStores(pgDb(tx), t, "pg"))),
     read: (work) => work(stores),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: POOL_SIZE,
+    }),
     close: () => pool.end(),
   };
 }
