@@ -7,6 +7,7 @@ import { migrationsFolder } from "../migrations-folder.ts";
 import { tables } from "../schema/pg.ts";
 import { bindStores } from "../stores/index.ts";
 import { pgDb, pgTables } from "../types.ts";
+import { retryOnConnectionLoss } from "./pg-retry.ts";
 
 const MIGRATION_LOCK = 7_291_004;
 const POOL_SIZE = 10;
@@ -29,8 +30,21 @@ export async function openPostgres(options: OpenOptions): Promise<Database> {
   return {
     dialect: "pg",
     rateLimiter: postgresRateLimiter(db),
-    transaction: (work) => db.transaction((tx) => work(bindStores(pgDb(tx), t, "pg"))),
-    read: (work) => work(stores),
+    transaction(work) {
+      let committing = false;
+      return retryOnConnectionLoss(
+        () => {
+          committing = false;
+          return db.transaction(async (tx) => {
+            const result = await work(bindStores(pgDb(tx), t, "pg"));
+            committing = true;
+            return result;
+          });
+        },
+        () => !committing,
+      );
+    },
+    read: (work) => retryOnConnectionLoss(() => work(stores)),
     poolStats: () => ({
       total: pool.totalCount,
       idle: pool.idleCount,
@@ -43,24 +57,27 @@ export async function openPostgres(options: OpenOptions): Promise<Database> {
 
 /** One atomic upsert per take, refilled by the database clock, so every node shares one exact bucket. */
 function postgresRateLimiter(db: ReturnType<typeof drizzle>): RateLimiter {
+  async function take(key: string, spec: BucketSpec, cost: number) {
+    const { capacity, refillPerSecond: rate } = spec;
+    const needed = Math.max(cost, 1);
+    const refilled = sql`LEAST(${capacity}::float8, b.tokens + EXTRACT(EPOCH FROM (clock_timestamp() - b.updated_at)) * ${rate}::float8)`;
+    const taken = await db.execute(sql`
+      INSERT INTO rate_limit_buckets AS b (key, tokens, updated_at)
+      VALUES (${key}, ${capacity - cost}::float8, clock_timestamp())
+      ON CONFLICT (key) DO UPDATE SET tokens = ${refilled} - ${cost}::float8, updated_at = clock_timestamp()
+      WHERE ${refilled} >= ${needed}::float8
+      RETURNING tokens`);
+    if (taken.rows.length) return { allowed: true, retryAfterSeconds: 0 };
+    const short = await db.execute(sql`
+      SELECT (${needed}::float8 - ${refilled}) / ${rate}::float8 AS wait FROM rate_limit_buckets b WHERE key = ${key}`);
+    const wait = Number((short.rows[0] as { wait?: number } | undefined)?.wait ?? 1);
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait)) };
+  }
   return {
-    async take(key: string, spec: BucketSpec, cost: number) {
-      const { capacity, refillPerSecond: rate } = spec;
-      const needed = Math.max(cost, 1);
-      const refilled = sql`LEAST(${capacity}::float8, b.tokens + EXTRACT(EPOCH FROM (clock_timestamp() - b.updated_at)) * ${rate}::float8)`;
-      const taken = await db.execute(sql`
-        INSERT INTO rate_limit_buckets AS b (key, tokens, updated_at)
-        VALUES (${key}, ${capacity - cost}::float8, clock_timestamp())
-        ON CONFLICT (key) DO UPDATE SET tokens = ${refilled} - ${cost}::float8, updated_at = clock_timestamp()
-        WHERE ${refilled} >= ${needed}::float8
-        RETURNING tokens`);
-      if (taken.rows.length) return { allowed: true, retryAfterSeconds: 0 };
-      const short = await db.execute(sql`
-        SELECT (${needed}::float8 - ${refilled}) / ${rate}::float8 AS wait FROM rate_limit_buckets b WHERE key = ${key}`);
-      const wait = Number((short.rows[0] as { wait?: number } | undefined)?.wait ?? 1);
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait)) };
-    },
-    async give(key: string, spec: BucketSpec, tokens: number) {
+    // A take retried after a lost connection may charge twice but never lets more through: the bucket stays
+    // exact in the direction it promises (nothing above the limit). A give is never retried (it could).
+    take: (key, spec, cost) => retryOnConnectionLoss(() => take(key, spec, cost)),
+    async give(key, spec, tokens) {
       const refilled = sql`b.tokens + EXTRACT(EPOCH FROM (clock_timestamp() - b.updated_at)) * ${spec.refillPerSecond}::float8`;
       await db.execute(sql`
         UPDATE rate_limit_buckets AS b
