@@ -23,15 +23,34 @@ export function isConnectionLoss(error: unknown): boolean {
   return false;
 }
 
-/** Runs `attempt`; once more when it failed with a lost connection and `safe()` says a second run is harmless. */
+/**
+ * Whether the statement that failed never reached the server: the client had already lost its session (the
+ * server ended it while the client was between statements) or could not connect. Then even a COMMIT is safe to
+ * run again: the server rolled the transaction back when the session ended.
+ */
+export function neverSent(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (code === "ECONNREFUSED" || code === "57P03" || code === "08001" || code === "08004") return true;
+    if (typeof message === "string" && /not queryable/i.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Runs `attempt`; when it failed with a lost connection and `safe()` says a second run is harmless, runs `again`
+ * (the same work on a connection opened after the failure: the pool may still hold sessions the server is ending).
+ */
 export async function retryOnConnectionLoss<T>(
   attempt: () => Promise<T>,
-  safe: () => boolean = () => true,
+  again: () => Promise<T>,
+  safe: (error: unknown) => boolean = () => true,
 ): Promise<T> {
   try {
     return await attempt();
   } catch (error) {
-    if (!isConnectionLoss(error) || !safe()) throw error;
-    return attempt();
+    if (!isConnectionLoss(error) || !safe(error)) throw error;
+    return again();
   }
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import type { BucketSpec, Database, OpenOptions, RateLimiter } from "../database.ts";
@@ -7,7 +7,7 @@ import { migrationsFolder } from "../migrations-folder.ts";
 import { tables } from "../schema/pg.ts";
 import { bindStores } from "../stores/index.ts";
 import { pgDb, pgTables } from "../types.ts";
-import { retryOnConnectionLoss } from "./pg-retry.ts";
+import { isConnectionLoss, neverSent, retryOnConnectionLoss } from "./pg-retry.ts";
 
 const MIGRATION_LOCK = 7_291_004;
 const POOL_SIZE = 10;
@@ -16,7 +16,21 @@ const POOL_SIZE = 10;
 export async function openPostgres(options: OpenOptions): Promise<Database> {
   const pool = new pg.Pool({ connectionString: options.url, max: POOL_SIZE });
   pool.on("error", () => undefined); // an idle client was lost (server restart, terminate): the pool drops it and reconnects on demand
+  // A client checked out between two queries (inside a transaction) that loses its session would emit an error
+  // no one listens to, and take the process down; its next query fails instead (and is retried when safe).
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const db = drizzle(pool);
+  /** `use` on a new connection outside the pool, closed after: the second attempt after a lost session. */
+  const fresh = async <T>(use: (connection: pg.Client) => Promise<T>): Promise<T> => {
+    const connection = new pg.Client({ connectionString: options.url });
+    connection.on("error", () => undefined);
+    await connection.connect();
+    try {
+      return await use(connection);
+    } finally {
+      await connection.end().catch(() => undefined);
+    }
+  };
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
@@ -29,22 +43,46 @@ export async function openPostgres(options: OpenOptions): Promise<Database> {
   const stores = bindStores(pgDb(db), t, "pg");
   return {
     dialect: "pg",
-    rateLimiter: postgresRateLimiter(db),
+    rateLimiter: postgresRateLimiter(db, (take) => fresh((connection) => take(drizzle(connection)))),
     transaction(work) {
       let committing = false;
+      // BEGIN and COMMIT by hand, so a failure is known to be COMMIT's own (drizzle reports ROLLBACK's instead).
+      const once = async (connection: pg.PoolClient | pg.Client) => {
+        committing = false;
+        await connection.query("BEGIN");
+        try {
+          const result = await work(bindStores(pgDb(drizzle(connection)), t, "pg"));
+          committing = true;
+          await connection.query("COMMIT");
+          return result;
+        } catch (error) {
+          await connection.query("ROLLBACK").catch(() => undefined);
+          throw error;
+        }
+      };
       return retryOnConnectionLoss(
-        () => {
-          committing = false;
-          return db.transaction(async (tx) => {
-            const result = await work(bindStores(pgDb(tx), t, "pg"));
-            committing = true;
-            return result;
-          });
+        async () => {
+          // Its own pool client, released with the error when the session was lost so the pool discards it.
+          const connection = await pool.connect();
+          let lost: Error | undefined;
+          try {
+            return await once(connection);
+          } catch (error) {
+            if (isConnectionLoss(error)) lost = error as Error;
+            throw error;
+          } finally {
+            connection.release(lost);
+          }
         },
-        () => !committing,
+        () => fresh(once),
+        (error) => !committing || neverSent(error),
       );
     },
-    read: (work) => retryOnConnectionLoss(() => work(stores)),
+    read: (work) =>
+      retryOnConnectionLoss(
+        () => work(stores),
+        () => fresh((connection) => work(bindStores(pgDb(drizzle(connection)), t, "pg"))),
+      ),
     poolStats: () => ({
       total: pool.totalCount,
       idle: pool.idleCount,
@@ -55,9 +93,15 @@ export async function openPostgres(options: OpenOptions): Promise<Database> {
   };
 }
 
-/** One atomic upsert per take, refilled by the database clock, so every node shares one exact bucket. */
-function postgresRateLimiter(db: ReturnType<typeof drizzle>): RateLimiter {
-  async function take(key: string, spec: BucketSpec, cost: number) {
+/**
+ * One atomic upsert per take, refilled by the database clock, so every node shares one exact bucket. `again`
+ * runs a take on a new connection (after a lost one).
+ */
+function postgresRateLimiter(
+  pooled: NodePgDatabase,
+  again: <T>(take: (db: NodePgDatabase) => Promise<T>) => Promise<T>,
+): RateLimiter {
+  async function take(db: NodePgDatabase, key: string, spec: BucketSpec, cost: number) {
     const { capacity, refillPerSecond: rate } = spec;
     const needed = Math.max(cost, 1);
     const refilled = sql`LEAST(${capacity}::float8, b.tokens + EXTRACT(EPOCH FROM (clock_timestamp() - b.updated_at)) * ${rate}::float8)`;
@@ -76,10 +120,14 @@ function postgresRateLimiter(db: ReturnType<typeof drizzle>): RateLimiter {
   return {
     // A take retried after a lost connection may charge twice but never lets more through: the bucket stays
     // exact in the direction it promises (nothing above the limit). A give is never retried (it could).
-    take: (key, spec, cost) => retryOnConnectionLoss(() => take(key, spec, cost)),
+    take: (key, spec, cost) =>
+      retryOnConnectionLoss(
+        () => take(pooled, key, spec, cost),
+        () => again((db) => take(db, key, spec, cost)),
+      ),
     async give(key, spec, tokens) {
       const refilled = sql`b.tokens + EXTRACT(EPOCH FROM (clock_timestamp() - b.updated_at)) * ${spec.refillPerSecond}::float8`;
-      await db.execute(sql`
+      await pooled.execute(sql`
         UPDATE rate_limit_buckets AS b
         SET tokens = LEAST(${spec.capacity}::float8, ${refilled} + ${tokens}::float8), updated_at = clock_timestamp()
         WHERE key = ${key}`);
