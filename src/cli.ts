@@ -27,9 +27,11 @@ const usage = `sitewright — the website platform for AI agents
   sitewright serve [--mail-console]
       Production server, configured by the environment: DATABASE_URL, PORT, HOST, SITEWRIGHT_BASE_URL,
       SITEWRIGHT_APP_URL, SITEWRIGHT_SITES_DOMAIN, SITEWRIGHT_ALLOWED_ORIGINS, SITEWRIGHT_TRUST_PROXY,
-      SITEWRIGHT_SMTP_URL (required), SITEWRIGHT_MAIL_FROM, SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS. Without SMTP it
-      refuses to start unless told to print mail to the console instead (--mail-console or
-      SITEWRIGHT_MAIL=console; private test servers only).
+      SITEWRIGHT_SMTP_URL (required), SITEWRIGHT_MAIL_FROM, SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS,
+      SITEWRIGHT_BLOB_ROOT (required: an absolute folder every node shares), SITEWRIGHT_LOG_FORMAT,
+      SITEWRIGHT_LOG_LEVEL, SITEWRIGHT_METRICS_TOKEN, SITEWRIGHT_DRAIN_DELAY_MS, SITEWRIGHT_SHUTDOWN_TIMEOUT_MS
+      (docs/operations.md). Without SMTP it refuses to start unless told to print mail to the console instead
+      (--mail-console or SITEWRIGHT_MAIL=console; private test servers only).
   sitewright migrate
       Applies the committed migrations to DATABASE_URL (or the dev data dir) and exits.
   sitewright keys create --role admin|full_editor|content_editor [--website ID ...] [--name N]
