@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { markEmailVerified } from "./accounts/email-verification.ts";
-import { blobRootFromEnv, type OperationsConfig, operationsFromEnv } from "./cli/operations-config.ts";
+import { blobsFromEnv, type OperationsConfig, operationsFromEnv } from "./cli/operations-config.ts";
 import {
   CliError,
   cliCommand,
@@ -11,8 +11,8 @@ import {
   parsePort,
 } from "./cli/support.ts";
 import { closeSandboxPool } from "./framework/index.ts";
-import { keyRoles } from "./kernel/capabilities.ts";
 import { callTool } from "./kernel/pipeline.ts";
+import { keyRoles } from "./kernel/roles.ts";
 import { createPlatform, defaultConfig, type Platform, type PlatformConfig } from "./platform.ts";
 import { createApp, type Listening } from "./server.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";
@@ -76,7 +76,7 @@ async function dev(args: string[]) {
         db,
         config,
         dataDir,
-        blobRoot: operations.blobRoot,
+        ...operations.blobs,
         log: operations.log,
       });
       return createApp(platform);
@@ -187,7 +187,7 @@ async function serveFromEnv(args: string[]) {
       platform = await createPlatform({
         db,
         config: configFor(actual),
-        blobRoot: operations.blobRoot,
+        ...operations.blobs,
         log: operations.log,
       });
       return createApp(platform);
@@ -197,7 +197,7 @@ async function serveFromEnv(args: string[]) {
     (port) => `PORT=${port} npx sitewright serve${values["mail-console"] ? " --mail-console" : ""}`,
   );
   platform.log.info(
-    `Sitewright serving ${platform.config.baseUrl} on port ${server.port} (${db.dialect}, blobs in ${operations.blobRoot}).`,
+    `Sitewright serving ${platform.config.baseUrl} on port ${server.port} (${db.dialect}, blobs in ${operations.blobs.where}).`,
   );
   if (!platform.config.smtpUrl) {
     platform.log.info("Mail is printed to this console (--mail-console): nothing is delivered.");
@@ -276,7 +276,7 @@ async function keys(args: string[]) {
     const platform = await createPlatform({
       db,
       dataDir: values["data-dir"],
-      blobRoot: blobRootFromEnv(process.env, "keys", values["data-dir"]),
+      ...blobsFromEnv(process.env, "keys", values["data-dir"]),
     });
     const local = await ensureLocalOwner(db);
     const key = await createKey(platform, local.principal, local.organization.id, {

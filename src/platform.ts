@@ -2,6 +2,7 @@ import { tools } from "../tools/index.ts";
 import { type BlobStore, createBlobStore } from "./blobs/index.ts";
 import type { Database } from "./db/database.ts";
 import type { SandboxLimits } from "./framework/types.ts";
+import { withoutQueryParameters } from "./kernel/log-safety.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
 import type { RequestLine } from "./observability/log.ts";
@@ -104,6 +105,8 @@ export interface PlatformOptions {
   dataDir?: string;
   /** Folder of the blob store when `blobs` is not given (the CLI reads it from the environment). */
   blobRoot?: string;
+  /** Location of the blob store (`s3://bucket/prefix`, `file:///folder`), before `blobRoot` (see createBlobStore). */
+  blobUrl?: string;
   config?: Partial<PlatformConfig>;
   billing?: BillingProvider;
   mail?: Mailer;
@@ -113,16 +116,17 @@ export interface PlatformOptions {
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const config = { ...defaultConfig(), ...options.config };
   const { localBillingProvider } = await import("./services/billing/local-provider.ts");
-  const log = options.log ?? { info: console.log, error: console.error };
+  const log = withoutQueryParameters(options.log ?? { info: console.log, error: console.error });
   const transport = config.smtpUrl ? await smtpTransport(config.smtpUrl) : consoleTransport(log);
   return {
     db: options.db,
     blobs:
       options.blobs ??
-      createBlobStore({
+      (await createBlobStore({
+        blobUrl: options.blobUrl,
         blobRoot: options.blobRoot,
         dataDir: options.dataDir ?? ".sitewright",
-      }),
+      })),
     registry: createRegistry(tools),
     config,
     billing: options.billing ?? localBillingProvider({ appUrl: config.appUrl }),

@@ -212,10 +212,8 @@ describe("sitewright CLI", { timeout: 240_000 }, () => {
     const cases = [
       [{}, /needs to know where blobs .* live[\s\S]*SITEWRIGHT_BLOB_ROOT=\/absolute\/folder/],
       [{ SITEWRIGHT_BLOB_ROOT: "shared/blobs" }, /SITEWRIGHT_BLOB_ROOT must be an absolute folder/],
-      [
-        { SITEWRIGHT_BLOB_URL: "s3://bucket" },
-        /SITEWRIGHT_BLOB_URL must be a file:\/\/\/absolute\/folder URL/,
-      ],
+      [{ SITEWRIGHT_BLOB_URL: "shared/blobs" }, /SITEWRIGHT_BLOB_URL must name an absolute folder/],
+      [{ SITEWRIGHT_BLOB_URL: "ftp://host/blobs" }, /SITEWRIGHT_BLOB_URL: unsupported scheme/],
       [{ SITEWRIGHT_BLOB_ROOT: "/a", SITEWRIGHT_BLOB_URL: "file:///a" }, /choose one/],
     ] as const;
     for (const [extra, message] of cases) {
