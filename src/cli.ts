@@ -15,6 +15,7 @@ import { callTool } from "./kernel/pipeline.ts";
 import { keyRoles } from "./kernel/roles.ts";
 import { createPlatform, defaultConfig, type Platform, type PlatformConfig } from "./platform.ts";
 import { createApp, type Listening } from "./server.ts";
+import { domainConfigFromEnv } from "./services/domains/config.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";
 import { ensureLocalOwner, LOCAL_OWNER_EMAIL } from "./services/organizations/bootstrap.ts";
 
@@ -28,10 +29,11 @@ const usage = `sitewright — the website platform for AI agents
       Production server, configured by the environment: DATABASE_URL, PORT, HOST, SITEWRIGHT_BASE_URL,
       SITEWRIGHT_APP_URL, SITEWRIGHT_SITES_DOMAIN, SITEWRIGHT_ALLOWED_ORIGINS, SITEWRIGHT_TRUST_PROXY,
       SITEWRIGHT_SMTP_URL (required), SITEWRIGHT_MAIL_FROM, SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS,
-      SITEWRIGHT_BLOB_ROOT (required: an absolute folder every node shares), SITEWRIGHT_LOG_FORMAT,
+      SITEWRIGHT_BLOB_ROOT or SITEWRIGHT_BLOB_URL (required: a store every node shares), SITEWRIGHT_LOG_FORMAT,
       SITEWRIGHT_LOG_LEVEL, SITEWRIGHT_METRICS_TOKEN, SITEWRIGHT_DRAIN_DELAY_MS, SITEWRIGHT_SHUTDOWN_TIMEOUT_MS
-      (docs/operations.md). Without SMTP it refuses to start unless told to print mail to the console instead
-      (--mail-console or SITEWRIGHT_MAIL=console; private test servers only).
+      (docs/operations.md), and for custom domains SITEWRIGHT_DNS_SERVERS, SITEWRIGHT_DOMAIN_CNAME,
+      SITEWRIGHT_DOMAIN_IPV4, SITEWRIGHT_DOMAIN_IPV6. Without SMTP it refuses to start unless told to print mail
+      to the console instead (--mail-console or SITEWRIGHT_MAIL=console; private test servers only).
   sitewright migrate
       Applies the committed migrations to DATABASE_URL (or the dev data dir) and exits.
   sitewright keys create --role admin|full_editor|content_editor [--website ID ...] [--name N]
@@ -164,6 +166,8 @@ async function serveFromEnv(args: string[]) {
   const operations = operationsFromEnv(env, "serve");
   const port = parsePort(env.PORT ?? "8787", "PORT");
   const host = env.HOST ?? "0.0.0.0";
+  const domains = domainConfigFromEnv(env);
+  if (typeof domains === "string") throw new CliError(domains);
   const configFor = (actual: number): PlatformConfig => {
     const base = defaultConfig(actual);
     return {
@@ -177,6 +181,7 @@ async function serveFromEnv(args: string[]) {
       trustProxy: env.SITEWRIGHT_TRUST_PROXY === "true",
       mailFrom: env.SITEWRIGHT_MAIL_FROM ?? base.mailFrom,
       ...(operations.metricsToken ? { metricsToken: operations.metricsToken } : {}),
+      domains,
       ...mail,
     };
   };

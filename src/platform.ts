@@ -8,6 +8,7 @@ import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./ma
 import type { RequestLine } from "./observability/log.ts";
 import { createMetrics, type Metrics } from "./observability/metrics.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
+import { type DomainConfig, defaultDomainConfig } from "./services/domains/config.ts";
 
 /** Where the platform is reached and what it trusts. */
 export interface PlatformConfig {
@@ -29,6 +30,8 @@ export interface PlatformConfig {
    * `serve` only with `SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS=1`. Off, client ids must be public https URLs.
    */
   allowLoopbackClientIds: boolean;
+  /** Asset imports by URL may fetch from loopback addresses: tests only, never a real server. */
+  allowLoopbackImports?: boolean;
   /** Trust `X-Forwarded-For` for the client IP (behind a proxy). */
   trustProxy: boolean;
   /** Largest JSON request body in bytes (REST, `/app-api`, MCP); larger ones get 413. */
@@ -54,6 +57,8 @@ export interface PlatformConfig {
   smtpUrl?: string;
   /** Bearer token of `/metrics`; without one `/metrics` is not served. */
   metricsToken?: string;
+  /** Custom domains and slug renames (see docs/domains.md). */
+  domains: DomainConfig;
 }
 
 export interface Logger {
@@ -96,6 +101,7 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
     expensive: { capacity: 200, refillPerSecond: 20 },
   },
   mailFrom: "Sitewright <no-reply@localhost>",
+  domains: defaultDomainConfig(),
 });
 
 export interface PlatformOptions {

@@ -3,9 +3,11 @@
 import type { Tool } from "../src/kernel/define-tool.ts";
 import { accountsTools } from "./accounts/index.ts";
 import { apiKeysTools } from "./api-keys/index.ts";
+import { assetsTools } from "./assets/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
+import { domainsTools } from "./domains/index.ts";
 import { organizationsTools } from "./organizations/index.ts";
 import { publishingTools } from "./publishing/index.ts";
 import { sourceCodeTools } from "./source-code/index.ts";
@@ -21,6 +23,8 @@ export const tools: readonly Tool[] = [
   ...sourceCodeTools,
   ...publishingTools,
   ...cmsTools,
+  ...assetsTools,
+  ...domainsTools,
   ...billingTools,
   ...accountsTools,
 ];
