@@ -214,7 +214,7 @@ async function serveFromEnv(args: string[]) {
 /**
  * Graceful stop (SIGTERM, SIGINT): housekeeping stops; the server drains (readiness 503, after the drain delay no
  * new connections, requests and builds in flight finish within the timeout); then the pool closes and the log is
- * flushed. Nothing else is buffered: audit entries commit with their operation.
+ * flushed, after the analytics events still queued are written. Audit entries commit with their operation.
  */
 async function drainAndClose(
   platform: Platform,
@@ -226,6 +226,7 @@ async function drainAndClose(
   platform.log.info("shutting down: draining requests");
   stopHousekeeping();
   const { cut } = await server.drain(operations.shutdown);
+  await platform.analytics.close();
   await platform.db.close();
   platform.log.info(
     `stopped after ${Date.now() - started} ms${cut ? `; ${cut} request(s) cut at the shutdown timeout` : ""}`,

@@ -7,6 +7,7 @@ import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
 import type { RequestLine } from "./observability/log.ts";
 import { createMetrics, type Metrics } from "./observability/metrics.ts";
+import { type Collector, type CollectorOptions, createCollector } from "./services/analytics/collector.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 import { type DomainConfig, defaultDomainConfig } from "./services/domains/config.ts";
 
@@ -59,6 +60,8 @@ export interface PlatformConfig {
   metricsToken?: string;
   /** Custom domains and slug renames (see docs/domains.md). */
   domains: DomainConfig;
+  /** How long raw analytics events are kept, in months (hourly rollups are kept for good). */
+  analyticsRawRetentionMonths: number;
 }
 
 export interface Logger {
@@ -78,6 +81,8 @@ export interface Platform {
   billing: BillingProvider;
   /** Platform mail (invitations, password resets), recorded in the outbox. */
   mail: Mailer;
+  /** Live-site traffic, recorded in batches; `close()` on shutdown writes what is queued. */
+  analytics: Collector;
   log: Logger;
   metrics: Metrics;
   /** Set when the node shuts down: `/readyz` answers 503 and responses close their connections. */
@@ -102,6 +107,7 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
   },
   mailFrom: "Sitewright <no-reply@localhost>",
   domains: defaultDomainConfig(),
+  analyticsRawRetentionMonths: 13,
 });
 
 export interface PlatformOptions {
@@ -117,6 +123,7 @@ export interface PlatformOptions {
   billing?: BillingProvider;
   mail?: Mailer;
   log?: Logger;
+  analytics?: Omit<CollectorOptions, "log">;
 }
 
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
@@ -137,6 +144,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     config,
     billing: options.billing ?? localBillingProvider({ appUrl: config.appUrl }),
     mail: options.mail ?? createMailer({ db: options.db, from: config.mailFrom, transport }),
+    analytics: createCollector(options.db, { ...options.analytics, log }),
     log,
     metrics: createMetrics(options.db),
     lifecycle: { draining: false },
