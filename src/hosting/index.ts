@@ -5,6 +5,7 @@ import type { WebsiteRecord } from "../db/stores/websites.ts";
 import type { CmsProvider } from "../framework/types.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../platform.ts";
+import { makeVariant, variantKey, variantOf, variantType } from "../services/assets/variants.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
 import { ASSET_PATH, serveAsset } from "./assets.ts";
@@ -180,7 +181,24 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       if (!bytes) throw new Error(`blob ${sha256} of asset ${found.id} is missing`);
       return bytes;
     };
-    return serveAsset(request, found, load, caches, extra);
+    const variant = variantOf(request.search, found.contentType);
+    if (typeof variant === "string") {
+      return platformPage(
+        { ...pages.badRequest(), paragraphs: [`This image URL is invalid: ${variant}.`] },
+        request.method,
+        extra,
+      );
+    }
+    if (!variant) return serveAsset(request, found, load, caches, extra);
+    // A variant is cached like any content by its own key (the original's hash and the snapped parameters).
+    const original = () => caches.rawBytes(sha256, load);
+    return serveAsset(
+      request,
+      { sha256: variantKey(sha256, variant), contentType: variantType(variant.format) },
+      async () => makeVariant(await original(), variant),
+      caches,
+      extra,
+    );
   }
 
   /** A live site's reply. The pointer is read on every request: a publish or rollback is seen at once, on every node. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
 import { presets } from "../../src/kernel/annotations.ts";
+import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { projectAsset } from "../../src/services/assets/assets.ts";
