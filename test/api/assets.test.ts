@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { expect, it } from "vitest";
+import { readCmsSnapshot } from "../../src/services/cms/provider.ts";
 import { publishFiles, rawRequest } from "../support/hosting.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
 import { connectMcp, resultJson } from "../support/mcp.ts";
@@ -203,7 +204,8 @@ describeMatrix("assets", (ctx) => {
     const again = await site(ctx, website.slug, `${asset.path}?format=webp&q=80&w=320`);
     expect(again.body.equals(webp.body)).toBe(true);
     expect(
-      (await site(ctx, website.slug, `${asset.path}?w=320&format=webp&q=80`, { "if-none-match": etag })).status,
+      (await site(ctx, website.slug, `${asset.path}?w=320&format=webp&q=80`, { "if-none-match": etag }))
+        .status,
     ).toBe(304);
     const huge = await site(ctx, website.slug, `${asset.path}?w=99999&format=avif`);
     expect(await sharp(huge.body).metadata()).toMatchObject({ format: "heif", width: 1000 });
@@ -291,6 +293,12 @@ export default function Home() {
       body: { websiteId: website.id, values: { cover: other.id } },
     });
     expect(item.status, JSON.stringify(item.body)).toBe(200);
+    // The build sees the image field as the asset's path, and the asset itself under $assets.
+    const snapshot = await ctx.t.platform.db.read((stores) => readCmsSnapshot(stores, website.id, "preview"));
+    expect(snapshot.posts?.[0]?.values).toEqual({
+      cover: other.path,
+      $assets: { cover: { path: other.path, contentType: "image/png", width: 16, height: 16, alt: "" } },
+    });
     const inCms = await ctx.request("DELETE", `/websites/${website.id}/assets/${other.id}`);
     expect(inCms.status).toBe(409);
     expect(inCms.body.suggestion).toContain("assets.usage.list");
