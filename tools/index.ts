@@ -7,6 +7,7 @@ import { assetsTools } from "./assets/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
+import { domainsTools } from "./domains/index.ts";
 import { organizationsTools } from "./organizations/index.ts";
 import { publishingTools } from "./publishing/index.ts";
 import { sourceCodeTools } from "./source-code/index.ts";
@@ -23,6 +24,7 @@ export const tools: readonly Tool[] = [
   ...publishingTools,
   ...cmsTools,
   ...assetsTools,
+  ...domainsTools,
   ...billingTools,
   ...accountsTools,
 ];

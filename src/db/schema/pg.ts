@@ -43,6 +43,8 @@ export const {
   cmsItemTerms,
   cmsItemUniques,
   assets,
+  websiteDomains,
+  websiteSlugRedirects,
 } = tables;
 
 /** Shared token buckets (PostgreSQL only: SQLite keeps buckets in process). Refilled by the database clock. */

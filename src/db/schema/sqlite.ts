@@ -43,6 +43,8 @@ export const {
   cmsItemTerms,
   cmsItemUniques,
   assets,
+  websiteDomains,
+  websiteSlugRedirects,
 } = tables;
 
 type Unexported = Exclude<keyof Tables, keyof typeof self>;

@@ -6,6 +6,7 @@ import { assetTables } from "./assets.ts";
 import { cmsTables } from "./cms.ts";
 import { type Columns, pgColumns } from "./columns.ts";
 import { coreTables } from "./core.ts";
+import { domainTables } from "./domains.ts";
 import { sourceCodeTables } from "./source-code.ts";
 
 /** Builds every table with one dialect's column constructors. */
@@ -17,6 +18,7 @@ export function defineTables(c: Columns) {
     ...sourceCodeTables(c, core),
     ...cmsTables(c, core),
     ...assetTables(c, core),
+    ...domainTables(c, core),
   };
 }
 

@@ -5,6 +5,7 @@ import { auditStore } from "./audit.ts";
 import { billingStore } from "./billing.ts";
 import { cmsStore } from "./cms.ts";
 import { deploymentStore } from "./deployments.ts";
+import { domainStore } from "./domains.ts";
 import { emailVerificationStore } from "./email-verifications.ts";
 import { housekeepingStore } from "./housekeeping.ts";
 import { idempotencyStore } from "./idempotency.ts";
@@ -43,6 +44,7 @@ const factories = {
   sessions: sessionStore,
   emailVerifications: emailVerificationStore,
   assets: assetStore,
+  domains: domainStore,
 } satisfies Record<string, StoreFactory>;
 
 /** Every aggregate's store, bound to one connection or transaction. */
