@@ -5,6 +5,7 @@ import type { SandboxLimits } from "./framework/types.ts";
 import { withoutQueryParameters } from "./kernel/log-safety.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
+import { type Collector, type CollectorOptions, createCollector } from "./services/analytics/collector.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 import { type DomainConfig, defaultDomainConfig } from "./services/domains/config.ts";
 
@@ -55,6 +56,8 @@ export interface PlatformConfig {
   smtpUrl?: string;
   /** Custom domains and slug renames (see docs/domains.md). */
   domains: DomainConfig;
+  /** How long raw analytics events are kept, in months (hourly rollups are kept for good). */
+  analyticsRawRetentionMonths: number;
 }
 
 export interface Logger {
@@ -72,6 +75,8 @@ export interface Platform {
   billing: BillingProvider;
   /** Platform mail (invitations, password resets), recorded in the outbox. */
   mail: Mailer;
+  /** Live-site traffic, recorded in batches; `close()` on shutdown writes what is queued. */
+  analytics: Collector;
   log: Logger;
 }
 
@@ -93,6 +98,7 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
   },
   mailFrom: "Sitewright <no-reply@localhost>",
   domains: defaultDomainConfig(),
+  analyticsRawRetentionMonths: 13,
 });
 
 export interface PlatformOptions {
@@ -104,6 +110,7 @@ export interface PlatformOptions {
   billing?: BillingProvider;
   mail?: Mailer;
   log?: Logger;
+  analytics?: Omit<CollectorOptions, "log">;
 }
 
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
@@ -124,6 +131,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     config,
     billing: options.billing ?? localBillingProvider({ appUrl: config.appUrl }),
     mail: options.mail ?? createMailer({ db: options.db, from: config.mailFrom, transport }),
+    analytics: createCollector(options.db, { ...options.analytics, log }),
     log,
   };
 }
