@@ -86,7 +86,11 @@ export default function Home() {
       expect(image.alt).toBe("A green field");
       // A 400-pixel-wide viewport at 1x picks the 480-pixel variant (the smallest at least 400 wide).
       expect(image.currentSrc).toBe(`${origin}${asset.path}?w=480&format=webp`);
-      const variant = await rawRequest(server.port, `${website.slug}.localhost`, `${asset.path}?w=480&format=webp`);
+      const variant = await rawRequest(
+        server.port,
+        `${website.slug}.localhost`,
+        `${asset.path}?w=480&format=webp`,
+      );
       expect(await sharp(variant.body).metadata()).toMatchObject({ format: "webp", width: 480, height: 270 });
       expect(types.get(image.currentSrc)).toBe("image/webp");
 
