@@ -1,8 +1,10 @@
-import type { CmsItemRecord } from "../../db/stores/cms.ts";
+import type { AssetRecord } from "../../db/stores/assets.ts";
+import type { CmsFieldRecord, CmsItemRecord } from "../../db/stores/cms.ts";
 import type { Stores } from "../../db/stores/index.ts";
 import type { BuildMode, CmsItem, CmsProvider, CmsSnapshot } from "../../framework/types.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
-import { assetPath } from "../assets/assets.ts";
+import { ASSET_FIELD_TYPES, assetIdsIn, withAssets } from "../assets/cms-values.ts";
+import { warmRichText } from "./rich-text.ts";
 import { orderedValues, richTextHtml } from "./service.ts";
 
 /**
@@ -10,82 +12,77 @@ import { orderedValues, richTextHtml } from "./service.ts";
  * manual order (`position`, then creation time and id; creation order until cms.items.reorder moves them).
  * Publish mode takes published items with their published values; preview takes every item with its draft
  * values. Archived items are left out of both. richText values stay Markdown under their key, and their safe
- * HTML is under `values.$html`.
+ * HTML is under `values.$html`; image and file values naming the website's assets are resolved (withAssets).
  */
+export async function readCmsContent(
+  stores: Stores,
+  websiteId: string,
+  mode: BuildMode,
+): Promise<CmsContent> {
+  const content: CmsContent = { mode, collections: [], assets: [] };
+  const ids = new Set<string>();
+  for (const collection of await stores.cms.listCollections(websiteId)) {
+    const fields = await stores.cms.listFields(collection.id);
+    const rows = (await stores.cms.listItems(collection.id, { published: mode === "publish" })).filter(
+      (row) => !row.archived,
+    );
+    content.collections.push({ slug: collection.slug, fields, rows });
+    const keys = fields.filter((f) => ASSET_FIELD_TYPES.has(f.type)).map((f) => f.key);
+    for (const row of rows) {
+      const values = (mode === "publish" ? row.publishedValues : row.draftValues) as Record<string, unknown> | null;
+      if (values && keys.length) assetIdsIn(values, keys, ids);
+    }
+  }
+  if (ids.size) content.assets = await stores.assets.getMany(websiteId, [...ids]);
+  return content;
+}
+
+/** Reads the content and makes its snapshot in one go (renders inside the caller's read: not within a unit of work). */
 export async function readCmsSnapshot(
   stores: Stores,
   websiteId: string,
   mode: BuildMode,
 ): Promise<CmsSnapshot> {
-  const snapshot: CmsSnapshot = {};
-  const assetFields: { values: Record<string, unknown>; keys: string[] }[] = [];
-  const collections = await stores.cms.listCollections(websiteId);
-  for (const collection of collections) {
-    const fields = await stores.cms.listFields(collection.id);
-    const rows = await stores.cms.listItems(collection.id, { published: mode === "publish" });
-    snapshot[collection.slug] = rows
-      .filter((row) => !row.archived)
-      .sort(byManualOrder)
-      .map((row): CmsItem => {
-        const ordered = orderedValues(fields, mode === "publish" ? row.publishedValues : row.draftValues);
-        const html = richTextHtml(fields, ordered);
-        const values = Object.keys(html).length ? { ...ordered, $html: html } : { ...ordered };
-        const keys = fields.filter((f) => ASSET_FIELD_TYPES.has(f.type)).map((f) => f.key);
-        if (keys.length) assetFields.push({ values, keys });
-        return {
-          id: row.id,
-          slug: row.slug,
-          values,
-          createdAt: iso(row.createdAt),
-          updatedAt: iso(row.updatedAt),
-          publishedAt: isoOrNull(row.publishedAt),
-        };
-      });
-  }
-  await resolveAssets(stores, websiteId, assetFields);
-  return snapshot;
+  return cmsSnapshotOf(await readCmsContent(stores, websiteId, mode));
 }
 
-const ASSET_FIELD_TYPES = new Set(["image", "images", "file"]);
+/** A website's CMS rows as one read took them; `cmsSnapshotOf` makes the build's snapshot of them. */
+export interface CmsContent {
+  mode: BuildMode;
+  collections: { slug: string; fields: CmsFieldRecord[]; rows: CmsItemRecord[] }[];
+  /** The website's assets that image and file values name (see withAssets). */
+  assets: AssetRecord[];
+}
 
 /**
- * Image and file values that name an asset of the website by id become its path (`/_assets/<sha256>/<name>`),
- * and `values.$assets[key]` holds the asset (path, contentType, width, height, alt; an array for `images`) for
- * `Image` of `sitewright:assets`. URLs and ids of no asset stay as they are.
+ * The snapshot of content read by `readCmsSnapshot`, outside that read: richText is rendered off the main thread
+ * first (a unit of work on SQLite is exclusive, so no rendering happens inside one).
  */
-async function resolveAssets(
-  stores: Stores,
-  websiteId: string,
-  entries: { values: Record<string, unknown>; keys: string[] }[],
-): Promise<void> {
-  const ids = new Set<string>();
-  for (const { values, keys } of entries) {
-    for (const key of keys)
-      for (const value of [values[key]].flat()) if (typeof value === "string") ids.add(value);
+export async function cmsSnapshotOf(content: CmsContent): Promise<CmsSnapshot> {
+  const snapshot: CmsSnapshot = {};
+  const assets = new Map(content.assets.map((asset) => [asset.id, asset]));
+  for (const { slug, fields, rows } of content.collections) {
+    const assetKeys = fields.filter((f) => ASSET_FIELD_TYPES.has(f.type)).map((f) => f.key);
+    const valuesOf = (row: CmsItemRecord) =>
+      orderedValues(fields, content.mode === "publish" ? row.publishedValues : row.draftValues);
+    await warmRichText(
+      fields,
+      rows.map((row) => valuesOf(row)),
+    );
+    snapshot[slug] = [...rows].sort(byManualOrder).map((row): CmsItem => {
+      const values = withAssets(valuesOf(row), assetKeys, assets);
+      const html = richTextHtml(fields, values);
+      return {
+        id: row.id,
+        slug: row.slug,
+        values: Object.keys(html).length ? { ...values, $html: html } : values,
+        createdAt: iso(row.createdAt),
+        updatedAt: iso(row.updatedAt),
+        publishedAt: isoOrNull(row.publishedAt),
+      };
+    });
   }
-  if (ids.size === 0) return;
-  const found = new Map((await stores.assets.getMany(websiteId, [...ids])).map((a) => [a.id, a]));
-  if (found.size === 0) return;
-  const describe = (value: unknown) => {
-    const asset = typeof value === "string" ? found.get(value) : undefined;
-    if (!asset) return value;
-    const { contentType, width, height, alt } = asset;
-    return { path: assetPath(asset), contentType, width, height, alt };
-  };
-  for (const { values, keys } of entries) {
-    const described: Record<string, unknown> = {};
-    for (const key of keys) {
-      const value = values[key];
-      if (value === undefined || value === null) continue;
-      const info = Array.isArray(value) ? value.map(describe) : describe(value);
-      if (info === value) continue;
-      described[key] = info;
-      values[key] = Array.isArray(info)
-        ? info.map((entry) => (typeof entry === "object" && entry ? (entry as { path: string }).path : entry))
-        : (info as { path: string }).path;
-    }
-    if (Object.keys(described).length) values.$assets = described;
-  }
+  return snapshot;
 }
 
 /** Manual order: position, then creation time, then id (byte order, as the store sorts). */
@@ -111,7 +108,7 @@ export function storeProvider(
 ): CmsProvider {
   let snapshot: Promise<CmsSnapshot> | undefined;
   const load = () => {
-    snapshot ??= read((stores) => readCmsSnapshot(stores, websiteId, mode));
+    snapshot ??= read((stores) => readCmsContent(stores, websiteId, mode)).then(cmsSnapshotOf);
     return snapshot;
   };
   return {
