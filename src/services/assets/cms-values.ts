@@ -5,8 +5,13 @@ import { assetPath } from "./assets.ts";
 export const ASSET_FIELD_TYPES: ReadonlySet<string> = new Set(["image", "images", "file"]);
 
 /** The strings of asset fields' values: candidate asset ids to look up. */
-export function assetIdsIn(values: Record<string, unknown>, keys: readonly string[], into: Set<string>): void {
-  for (const key of keys) for (const value of [values[key]].flat()) if (typeof value === "string") into.add(value);
+export function assetIdsIn(
+  values: Record<string, unknown>,
+  keys: readonly string[],
+  into: Set<string>,
+): void {
+  for (const key of keys)
+    for (const value of [values[key]].flat()) if (typeof value === "string") into.add(value);
 }
 
 /**
@@ -26,7 +31,8 @@ export function withAssets(
     const { contentType, width, height, alt } = asset;
     return { path: assetPath(asset), contentType, width, height, alt };
   };
-  const pathOf = (info: unknown) => (info && typeof info === "object" ? (info as { path: string }).path : info);
+  const pathOf = (info: unknown) =>
+    info && typeof info === "object" ? (info as { path: string }).path : info;
   const out = { ...values };
   const described: Record<string, unknown> = {};
   for (const key of keys) {

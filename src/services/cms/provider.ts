@@ -29,7 +29,10 @@ export async function readCmsContent(
     content.collections.push({ slug: collection.slug, fields, rows });
     const keys = fields.filter((f) => ASSET_FIELD_TYPES.has(f.type)).map((f) => f.key);
     for (const row of rows) {
-      const values = (mode === "publish" ? row.publishedValues : row.draftValues) as Record<string, unknown> | null;
+      const values = (mode === "publish" ? row.publishedValues : row.draftValues) as Record<
+        string,
+        unknown
+      > | null;
       if (values && keys.length) assetIdsIn(values, keys, ids);
     }
   }
