@@ -40,7 +40,7 @@ export function withAssets(
     if (value === undefined || value === null) continue;
     const info = Array.isArray(value) ? value.map(describe) : describe(value);
     if (!Array.isArray(value) && info === value) continue;
-    if (Array.isArray(info) && info.every((entry, i) => entry === value[i])) continue;
+    if (Array.isArray(info) && info.every((entry, i) => entry === (value as unknown[])[i])) continue;
     described[key] = info;
     out[key] = Array.isArray(info) ? info.map(pathOf) : pathOf(info);
   }
