@@ -224,6 +224,10 @@ const notices: Record<string, string> = {
   "item-unpublished": "Item unpublished. The live site drops it on the website's next publish.",
   "email-verified": "Email address verified. Invitations and access granted to it now apply.",
   "verification-sent": "A new verification link is on its way. Earlier links no longer work.",
+  "domain-added": "Domain added. Create its DNS records, then verify it.",
+  "domain-checked": "DNS records checked. Each record shows what was found.",
+  "domain-primary": "Primary domain set. Every other address of the website redirects to it.",
+  "domain-removed": "Domain removed. The website no longer answers on it.",
 };
 
 /** The success notice named by `?done=` on the current URL, if any. */
