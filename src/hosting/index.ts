@@ -7,6 +7,7 @@ import { ApiError } from "../kernel/errors.ts";
 import { currentRequestId, noteOperation, reportFailure } from "../kernel/request-scope.ts";
 import type { Platform } from "../platform.ts";
 import { recordPageView } from "../services/analytics/hits.ts";
+import { makeVariant, variantKey, variantOf, variantType } from "../services/assets/variants.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
 import { ANALYTICS_PATH, analyticsGet, analyticsPost } from "./analytics.ts";
@@ -201,7 +202,24 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       if (!bytes) throw new Error(`blob ${sha256} of asset ${found.id} is missing`);
       return bytes;
     };
-    return serveAsset(request, found, load, caches, extra);
+    const variant = variantOf(request.search, found.contentType);
+    if (typeof variant === "string") {
+      return platformPage(
+        { ...pages.badRequest(), paragraphs: [`This image URL is invalid: ${variant}.`] },
+        request.method,
+        extra,
+      );
+    }
+    if (!variant) return serveAsset(request, found, load, caches, extra);
+    // A variant is cached like any content by its own key (the original's hash and the snapped parameters).
+    const original = () => caches.rawBytes(sha256, load);
+    return serveAsset(
+      request,
+      { sha256: variantKey(sha256, variant), contentType: variantType(variant.format) },
+      async () => makeVariant(await original(), variant),
+      caches,
+      extra,
+    );
   }
 
   /** Where a live or custom-domain request goes (read on every request). */
