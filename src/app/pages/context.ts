@@ -5,6 +5,7 @@ import { loadUserPrincipal } from "../../auth/users.ts";
 import { ApiError, renderSuggestion, toApiError } from "../../kernel/errors.ts";
 import { callTool } from "../../kernel/pipeline.ts";
 import type { Principal } from "../../kernel/principal.ts";
+import { reportFailure } from "../../kernel/request-scope.ts";
 import type { Platform } from "../../platform.ts";
 import { BodyRefused, bodyLimit, readUrlEncoded } from "../../rest/body.ts";
 import { errorResponse } from "../../rest/http.ts";
@@ -164,7 +165,8 @@ export function handle<C extends AppContext>(
       return await handler(ctx);
     } catch (error) {
       if (error instanceof BodyRefused) return errorResponse(error);
-      if (!(error instanceof ApiError)) platform.log.error(`page ${event.url.pathname} failed`, error);
+      if (!(error instanceof ApiError))
+        reportFailure(platform.log, `page ${event.url.pathname} failed`, error);
       return errorPage(ctx, error);
     }
   };
