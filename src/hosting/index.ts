@@ -7,6 +7,7 @@ import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../platform.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
+import { formEndpoint, isFormPath } from "./forms.ts";
 import { type SiteAddress, siteHostMatcher } from "./host.ts";
 import { WeightedLru } from "./lru.ts";
 import { pages } from "./pages.ts";
@@ -129,6 +130,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
   const caches = new ByteCaches({ ...defaultCacheLimits, ...options.cache });
   const outputs = new WeightedLru<string, ServedFile>(OUTPUT_ENTRIES, 1);
   const secret = previewSecret(platform.config.previewSecret);
+  const forms = formEndpoint(platform, secret);
   const builds = draftBuilds(platform, {
     ttlMs: options.previewBuildTtlMs ?? 5 * 60 * 1000,
     maxEntries: 16,
@@ -165,16 +167,29 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     },
   });
 
-  /** A live site's reply. The pointer is read on every request: a publish or rollback is seen at once, on every node. */
-  async function live(request: RequestLike, slug: string, host: string): Promise<Reply> {
-    const deploymentId = isSlug(slug)
+  /** The live site of `slug`: its website and published deployment, or undefined when nothing is published. */
+  const liveSite = async (slug: string) =>
+    isSlug(slug)
       ? await platform.db.read(async (s) => {
           const website = await s.websites.getBySlug(slug);
-          return website ? s.deployments.publishedId(website.id) : null;
+          const deploymentId = website ? await s.deployments.publishedId(website.id) : null;
+          return website && deploymentId ? { websiteId: website.id, deploymentId } : undefined;
         })
-      : null;
-    if (!deploymentId) return platformPage(pages.siteNotFound(host), request.method);
-    return respond(request, deploymentSource(deploymentId), livePolicy, caches);
+      : undefined;
+
+  /** A live site's reply. The pointer is read on every request: a publish or rollback is seen at once, on every node. */
+  async function live(request: RequestLike, slug: string, host: string): Promise<Reply> {
+    const site = await liveSite(slug);
+    if (!site) return platformPage(pages.siteNotFound(host), request.method);
+    if (isFormPath(request.pathname)) return forms.get(request, site.websiteId);
+    return respond(request, deploymentSource(site.deploymentId), livePolicy, caches);
+  }
+
+  /** A form post to a live site. */
+  async function livePost(event: H3Event, slug: string, ip: string): Promise<Reply> {
+    const site = await liveSite(slug);
+    if (!site) return platformPage(pages.siteNotFound(hostOf(event)), event.req.method);
+    return forms.post(event, site, ip);
   }
 
   async function preview(event: H3Event, address: SiteAddress, ip: string): Promise<Reply> {
@@ -270,6 +285,13 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     async serve(event, address, ip) {
       const { method } = event.req;
       const extra = address.kind === "preview" ? PREVIEW_HEADERS : {};
+      if (method === "POST" && address.kind === "live" && isFormPath(event.url.pathname)) {
+        try {
+          return toResponse(await livePost(event, address.slug, ip));
+        } catch (error) {
+          return toResponse(failed(error, method));
+        }
+      }
       if (method !== "GET" && method !== "HEAD") {
         return toResponse(platformPage(pages.methodNotAllowed(method), method, { ...extra, ...ALLOW }));
       }

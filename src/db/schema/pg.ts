@@ -42,6 +42,11 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  deploymentForms,
+  formSubmissions,
+  formSubmissionFiles,
+  formSettings,
+  formRecipients,
 } = tables;
 
 /** Shared token buckets (PostgreSQL only: SQLite keeps buckets in process). Refilled by the database clock. */

@@ -42,6 +42,11 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  deploymentForms,
+  formSubmissions,
+  formSubmissionFiles,
+  formSettings,
+  formRecipients,
 } = tables;
 
 type Unexported = Exclude<keyof Tables, keyof typeof self>;

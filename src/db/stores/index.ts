@@ -5,6 +5,7 @@ import { type BillingStore, billingStore } from "./billing.ts";
 import { type CmsStore, cmsStore } from "./cms.ts";
 import { type DeploymentStore, deploymentStore } from "./deployments.ts";
 import { type EmailVerificationStore, emailVerificationStore } from "./email-verifications.ts";
+import { type FormStore, formStore } from "./forms.ts";
 import { type HousekeepingStore, housekeepingStore } from "./housekeeping.ts";
 import { type IdempotencyStore, idempotencyStore } from "./idempotency.ts";
 import { type InvitationStore, invitationStore } from "./invitations.ts";
@@ -38,6 +39,7 @@ export interface Stores {
   oauth: OAuthStore;
   sessions: SessionStore;
   emailVerifications: EmailVerificationStore;
+  forms: FormStore;
 }
 
 /**
@@ -72,5 +74,6 @@ export function bindStores(db: Db, t: Tables, dialect: Dialect): Stores {
     oauth: lazy("oauth", oauthStore),
     sessions: lazy("sessions", sessionStore),
     emailVerifications: lazy("emailVerifications", emailVerificationStore),
+    forms: lazy("forms", formStore),
   });
 }
