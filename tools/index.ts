@@ -6,6 +6,7 @@ import { apiKeysTools } from "./api-keys/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
+import { formsTools } from "./forms/index.ts";
 import { organizationsTools } from "./organizations/index.ts";
 import { publishingTools } from "./publishing/index.ts";
 import { sourceCodeTools } from "./source-code/index.ts";
@@ -21,6 +22,7 @@ export const tools: readonly Tool[] = [
   ...sourceCodeTools,
   ...publishingTools,
   ...cmsTools,
+  ...formsTools,
   ...billingTools,
   ...accountsTools,
 ];
