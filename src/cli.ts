@@ -10,8 +10,8 @@ import {
   parsePort,
 } from "./cli/support.ts";
 import { closeSandboxPool } from "./framework/index.ts";
-import { keyRoles } from "./kernel/capabilities.ts";
 import { callTool } from "./kernel/pipeline.ts";
+import { keyRoles } from "./kernel/roles.ts";
 import { createPlatform, defaultConfig, type Platform, type PlatformConfig } from "./platform.ts";
 import { createApp } from "./server.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";

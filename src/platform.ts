@@ -121,10 +121,11 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     db: options.db,
     blobs:
       options.blobs ??
-      createBlobStore({
+      (await createBlobStore({
+        blobUrl: process.env.SITEWRIGHT_BLOB_URL,
         blobRoot: process.env.SITEWRIGHT_BLOB_ROOT,
         dataDir: options.dataDir ?? ".sitewright",
-      }),
+      })),
     registry: createRegistry(tools),
     config,
     billing: options.billing ?? localBillingProvider({ appUrl: config.appUrl }),

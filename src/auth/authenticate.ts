@@ -1,7 +1,7 @@
 import type { ApiKeyRecord } from "../db/stores/api-keys.ts";
-import type { Role } from "../kernel/capabilities.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { Principal } from "../kernel/principal.ts";
+import type { Role } from "../kernel/roles.ts";
 import { ACCESS_TOKEN_PREFIX, resourceOf } from "../oauth/settings.ts";
 import { checkAccessToken, isAccessTokenShaped } from "../oauth/tokens.ts";
 import type { Platform } from "../platform.ts";

@@ -1,8 +1,8 @@
 import type { Stores } from "../db/stores/index.ts";
 import type { MembershipRecord, UserRecord } from "../db/stores/organizations.ts";
 import type { WebsiteEditorRecord } from "../db/stores/website-editors.ts";
-import type { Role } from "../kernel/capabilities.ts";
 import type { Grant, Principal } from "../kernel/principal.ts";
+import type { Role } from "../kernel/roles.ts";
 
 /**
  * The principal a signed-in user acts as: one organization-wide grant per membership, then one grant per

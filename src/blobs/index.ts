@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, utimes } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
  * Content-addressed bytes: a blob's name is the sha256 of its bytes (lowercase hex), so equal contents are
@@ -192,9 +193,45 @@ export function defaultBlobRoot(dataDir: string): string {
   return join(resolve(dataDir), "blobs");
 }
 
-/** The platform's blob store: `blobRoot` when configured, else `<dataDir>/blobs`. */
-export function createBlobStore(options: { blobRoot?: string; dataDir: string }): BlobStore {
-  return fsBlobStore(options.blobRoot ?? defaultBlobRoot(options.dataDir));
+/** Where blobs live, as read from `SITEWRIGHT_BLOB_URL`. */
+export type BlobLocation = { kind: "fs"; root: string } | { kind: "s3"; bucket: string; prefix: string };
+
+/**
+ * Reads a blob location: `s3://bucket/prefix` (an S3-compatible bucket; endpoint, region and credentials from
+ * the standard AWS variables), `file:///absolute/folder` or a plain folder path. Anything else is refused.
+ */
+export function parseBlobUrl(url: string): BlobLocation {
+  if (url.startsWith("s3://")) {
+    const [bucket = "", ...rest] = url.slice("s3://".length).split("/");
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+      throw new Error(`SITEWRIGHT_BLOB_URL: "${bucket}" is not an S3 bucket name (s3://bucket/prefix).`);
+    }
+    return { kind: "s3", bucket, prefix: rest.filter(Boolean).join("/") };
+  }
+  if (url.startsWith("file://")) return { kind: "fs", root: fileURLToPath(url) };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    throw new Error(
+      `SITEWRIGHT_BLOB_URL: unsupported scheme in "${url}" (use s3://bucket/prefix or a folder).`,
+    );
+  }
+  return { kind: "fs", root: resolve(url) };
+}
+
+/**
+ * The platform's blob store: `blobUrl` when configured (see parseBlobUrl), else `blobRoot`, else
+ * `<dataDir>/blobs`. The S3 client is loaded only when a bucket is configured.
+ */
+export async function createBlobStore(options: {
+  blobUrl?: string;
+  blobRoot?: string;
+  dataDir: string;
+}): Promise<BlobStore> {
+  const location = options.blobUrl
+    ? parseBlobUrl(options.blobUrl)
+    : { kind: "fs" as const, root: options.blobRoot ?? defaultBlobRoot(options.dataDir) };
+  if (location.kind === "fs") return fsBlobStore(location.root);
+  const { s3BlobStore } = await import("./s3.ts");
+  return s3BlobStore(location);
 }
 
 /** Marks an existing file as modified now; false when there is none. */

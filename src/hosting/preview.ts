@@ -5,9 +5,9 @@ import { sha256Hex } from "../blobs/index.ts";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
 import { buildSite, snapshotCms } from "../framework/index.ts";
 import type { CmsProvider, CmsSnapshot, Diagnostic } from "../framework/types.ts";
-import { grantHolds } from "../kernel/capabilities.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { grantsOnWebsite, type Principal } from "../kernel/principal.ts";
+import { grantHolds } from "../kernel/roles.ts";
 import { narrowToConsent } from "../oauth/tokens.ts";
 import type { Platform } from "../platform.ts";
 import { type PreviewTokenClaims, verifyPreviewToken } from "./preview-token.ts";
@@ -156,7 +156,7 @@ export function previewSource(build: Extract<PreviewBuild, { ok: true }>): FileS
 /** Whether `principal` may preview `website`: a grant in its organization that reaches it (any editor role). */
 export function canPreview(principal: Principal, website: WebsiteRecord): boolean {
   return grantsOnWebsite(principal, website.organizationId, website.id).some((grant) =>
-    grantHolds(grant.role, grant.websiteIds !== undefined, "websites.get"),
+    grantHolds(grant.role, grant.websiteIds !== undefined, "content_editor"),
   );
 }
 

@@ -2,10 +2,11 @@ import type { ApiKeyRecord } from "../db/stores/api-keys.ts";
 import type { Stores } from "../db/stores/index.ts";
 import type { OrganizationRecord } from "../db/stores/organizations.ts";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
-import { type Capability, grantHolds } from "./capabilities.ts";
+import type { Tool } from "./define-tool.ts";
 import { ApiError, notFound } from "./errors.ts";
 import { isIdShaped } from "./ids.ts";
 import { bestGrant, type Grant, grantsIn, grantsOnWebsite, type Principal } from "./principal.ts";
+import { grantHolds } from "./roles.ts";
 
 /**
  * Scope checks, per the API contract (docs/api-contract.md, 401, 403 and 404): a website outside the principal's reach is `not_found` (existence never
@@ -13,7 +14,7 @@ import { bestGrant, type Grant, grantsIn, grantsOnWebsite, type Principal } from
  * Every check records what it resolved, for the operation's audit entry.
  * A user may hold several grants in one organization (a membership and website editor grants): a website is
  * reached when any of them reaches it, with the highest of those roles; organization-level operations need an
- * organization-wide grant (the capability table's `organizationWide`).
+ * organization-wide grant (the `admin` and `owner` access rules).
  */
 export interface Access {
   organization(organizationId: string): Promise<OrganizationRecord>;
@@ -25,13 +26,22 @@ export interface Access {
   readonly resolved: { organizationId?: string; websiteId?: string };
 }
 
-export function createAccess(principal: Principal, capability: Capability, stores: Stores): Access {
+export function createAccess(
+  principal: Principal,
+  tool: Pick<Tool, "operationId" | "access">,
+  stores: Stores,
+): Access {
   const resolved: Access["resolved"] = {};
-  const holds = (grant: Grant) => grantHolds(grant.role, grant.websiteIds !== undefined, capability);
+  const holds = (grant: Grant) => grantHolds(grant.role, grant.websiteIds !== undefined, tool.access);
   const forbidden = () =>
-    new ApiError("forbidden", `This credential's role does not include ${capability} in this organization.`, {
-      suggestion: "Use a key whose role and access cover this operation, or ask an admin to change this key.",
-    });
+    new ApiError(
+      "forbidden",
+      `This credential's role does not include ${tool.operationId} in this organization.`,
+      {
+        suggestion:
+          "Use a key whose role and access cover this operation, or ask an admin to change this key.",
+      },
+    );
 
   return {
     resolved,

@@ -1,34 +1,32 @@
 import type { z } from "zod";
-import type { Capability } from "./capabilities.ts";
 import type { PrepareContext, ToolContext } from "./context.ts";
+import { type AccessRule, accessRules } from "./roles.ts";
 
-/** The operation groups of the API contract (docs/api-contract.md); each is an OpenAPI tag. */
-export const groups = [
-  "Documentation",
-  "Feedback",
-  "Websites",
-  "Website editors",
-  "API keys",
-  "Source code",
-  "Publishing",
-  "CMS collections",
-  "CMS fields",
-  "CMS items",
-  "Domains",
-  "Assets",
-  "Media generation",
-  "Web research",
-  "Project Context",
-  "Analytics",
-  "Forms",
-  "Server functions",
-  "Secrets",
-  "Accounts",
-  "Organizations",
-  "Audit log",
-  "Billing",
-] as const;
-export type Group = (typeof groups)[number];
+/**
+ * An operation group: its OpenAPI tag and what every tool of the group has unless the tool says otherwise.
+ * Defined once in `tools/<group>/group.ts`; tool files pass it as `group` and state only what differs.
+ */
+export interface ToolGroup {
+  /** The group's name in the API contract and its OpenAPI tag, such as `Website editors`. */
+  readonly tag: string;
+  /** What the group's operations act on, for the OpenAPI tag (written for an agent). */
+  readonly description: string;
+  readonly defaults: {
+    /** Access rule of the group's tools that declare none. */
+    access?: AccessRule;
+    /** Rate-limit bucket of the group's tools that declare none (else `standard`). */
+    cost?: Cost;
+    /** False hides the group's tools from MCP (dashboard-only groups), unless a tool says otherwise. */
+    mcp?: boolean;
+  };
+}
+
+/** Defines an operation group (see `ToolGroup`). */
+export function defineGroup(group: ToolGroup): ToolGroup {
+  return Object.freeze({ ...group, defaults: Object.freeze({ ...group.defaults }) });
+}
+
+export type Cost = "standard" | "expensive";
 
 /** MCP tool annotations, all explicit (they also become the `x-service-*` OpenAPI extensions). */
 export interface ToolAnnotations {
@@ -56,16 +54,22 @@ export interface ToolDefinition<
 > {
   /** `group.resource.verb` in camelCase segments, such as `apiKeys.list`. */
   operationId: string;
-  group: Group;
+  group: ToolGroup;
   title: string;
   /** Written for an agent: what it does, when to use it, what comes back, what to call next. */
   description: string;
   input: I;
   output: O;
-  capability: Capability;
+  /**
+   * Who may call it: the least role (`content_editor`, `full_editor`, `admin`, `owner`; admin and owner need an
+   * organization-wide grant), `personal` (every signed-in user, no key or token) or `signedOut` (the dashboard's
+   * signed-out visitor). Defaults to the group's.
+   */
+  access?: AccessRule;
+  /** Read, create, update, delete…: one of `presets` (src/kernel/annotations.ts). */
   annotations: ToolAnnotations;
-  /** Rate-limit bucket (the four build and publish operations are `expensive`). */
-  cost: "standard" | "expensive";
+  /** Rate-limit bucket (the four build and publish operations are `expensive`); defaults to the group's, else standard. */
+  cost?: Cost;
   http: HttpBinding;
   /**
    * Input fields the pipeline scope-checks before the handler (default both): a `websiteId` must be a website the
@@ -91,8 +95,11 @@ export interface ToolDefinition<
   handler: (input: z.output<I>, ctx: ToolContext<P>) => Promise<z.input<O>>;
 }
 
-/** A tool as the registry holds it, with its derived MCP name. */
+/** A tool as the registry holds it: the group's defaults applied, with its derived MCP name. */
 export interface Tool extends ToolDefinition<AnyObject, AnyObject, unknown> {
+  readonly access: AccessRule;
+  readonly cost: Cost;
+  readonly mcp: boolean;
   readonly mcpName: string;
 }
 
@@ -112,5 +119,18 @@ export function defineTool<I extends AnyObject, O extends AnyObject, P = undefin
   if (!/^[a-z][a-z0-9_]{0,39}$/.test(mcpName)) {
     throw new Error(`MCP name '${mcpName}' of ${definition.operationId} must match ^[a-z][a-z0-9_]{0,39}$`);
   }
-  return { ...(definition as unknown as ToolDefinition<AnyObject, AnyObject, unknown>), mcpName };
+  const access = definition.access ?? definition.group.defaults.access;
+  if (!access || !accessRules.includes(access)) {
+    throw new Error(
+      `${definition.operationId} declares no access rule and its group '${definition.group.tag}' has no default`,
+    );
+  }
+  const { defaults } = definition.group;
+  return {
+    ...(definition as unknown as ToolDefinition<AnyObject, AnyObject, unknown>),
+    access,
+    cost: definition.cost ?? defaults.cost ?? "standard",
+    mcp: definition.mcp ?? defaults.mcp ?? true,
+    mcpName,
+  };
 }

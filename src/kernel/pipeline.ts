@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import type { Stores } from "../db/stores/index.ts";
 import type { Platform } from "../platform.ts";
 import { type Access, createAccess } from "./access.ts";
-import { grantHolds, isPersonal, isSignedOut } from "./capabilities.ts";
 import type { ToolContext, Transport } from "./context.ts";
 import type { Tool } from "./define-tool.ts";
 import { ApiError, toApiError } from "./errors.ts";
 import { newId } from "./ids.ts";
 import type { Principal } from "./principal.ts";
+import { grantHolds, isPersonal, isSignedOut } from "./roles.ts";
 import { parseInput } from "./validation.ts";
 
 export interface CallOptions {
@@ -21,9 +21,9 @@ const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Whether `principal` could call `tool` somewhere (what `tools/list` shows and the 403 check enforces). */
 export function canCall(principal: Principal, tool: Tool): boolean {
   if (principal.readOnly && !tool.annotations.readOnly) return false;
-  if (isSignedOut(tool.capability)) return principal.type === "visitor";
-  if (isPersonal(tool.capability)) return principal.type === "user";
-  return principal.grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.capability));
+  if (isSignedOut(tool.access)) return principal.type === "visitor";
+  if (isPersonal(tool.access)) return principal.type === "user";
+  return principal.grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.access));
 }
 
 /**
@@ -50,7 +50,7 @@ export async function callTool(
 async function run(platform: Platform, tool: Tool, rawInput: unknown, call: CallOptions): Promise<unknown> {
   const { principal } = call;
   if (!canCall(principal, tool)) {
-    if (isSignedOut(tool.capability)) {
+    if (isSignedOut(tool.access)) {
       throw new ApiError(
         "forbidden",
         `${tool.operationId} is only for signed-out visitors of the dashboard.`,
@@ -59,7 +59,7 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
         },
       );
     }
-    if (isPersonal(tool.capability)) {
+    if (isPersonal(tool.access)) {
       throw new ApiError(
         "forbidden",
         `${tool.operationId} can only be called by a signed-in user, not with an API key or an OAuth token.`,
@@ -68,7 +68,7 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
         },
       );
     }
-    throw new ApiError("forbidden", `This credential's role does not include ${tool.capability}.`, {
+    throw new ApiError("forbidden", `This credential's role does not include ${tool.operationId}.`, {
       suggestion: "Use a key whose role covers this operation, or ask an organization admin for one.",
     });
   }
@@ -107,7 +107,7 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
     afterCommit: (work) => void committed.push(work),
   });
   const scoped = async (stores: Stores) => {
-    const access = createAccess(principal, tool.capability, stores);
+    const access = createAccess(principal, tool, stores);
     const scopeBy = tool.scopeBy ?? ["websiteId", "organizationId"];
     if (scopeBy.includes("websiteId") && typeof input.websiteId === "string")
       await access.website(input.websiteId);

@@ -1,4 +1,4 @@
-import { type Role, roleRank } from "./capabilities.ts";
+import { type Role, roleRank } from "./roles.ts";
 
 /**
  * What a principal may reach in one organization: the role, and either the whole organization

@@ -82,7 +82,7 @@ function operationOf(tool: Tool) {
   const { output } = jsonSchemasOf(tool);
   return {
     operationId: tool.operationId,
-    tags: [tool.group],
+    tags: [tool.group.tag],
     summary: tool.title,
     description: tool.description,
     ...(parameters.length ? { parameters } : {}),
@@ -93,7 +93,7 @@ function operationOf(tool: Tool) {
         Object.keys(errorResponses).map((status) => [status, { $ref: `#/components/responses/E${status}` }]),
       ),
     },
-    "x-service-required-capability": tool.capability,
+    "x-service-required-capability": tool.operationId,
     "x-service-read-only": tool.annotations.readOnly,
     "x-service-destructive": tool.annotations.destructive,
     "x-service-idempotent": tool.annotations.idempotent,
@@ -110,7 +110,10 @@ export function openApiDocument(platform: Platform) {
     paths[tool.http.path] ??= {};
     paths[tool.http.path]![tool.http.method.toLowerCase()] = operationOf(tool);
   }
-  const tags = [...new Set(platform.registry.tools.map((tool) => tool.group))].map((name) => ({ name }));
+  const tags = [...new Set(platform.registry.tools.map((tool) => tool.group))].map((group) => ({
+    name: group.tag,
+    description: group.description,
+  }));
   return {
     openapi: "3.1.0",
     info: {

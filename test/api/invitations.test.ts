@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { expect, it } from "vitest";
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { callTool } from "../../src/kernel/pipeline.ts";
+import { organizationsGroup } from "../../tools/organizations/group.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
 
 /** The newest invitation mail to `to` and the token of its accept link. */
@@ -205,14 +207,13 @@ describeMatrix("organization invitations", (ctx) => {
     const probe = (fail: boolean) =>
       defineTool({
         operationId: "test.afterCommit",
-        group: "Organizations",
+        group: organizationsGroup,
         title: "probe",
         description: "probe",
         input: z.object({ organizationId: z.string() }).strict(),
         output: z.object({ id: z.string() }),
-        capability: "organizations.update",
-        annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-        cost: "standard",
+        access: "admin",
+        annotations: presets.create,
         http: { method: "POST", path: "/test" },
         async handler(input, hctx) {
           await hctx.stores.organizations.update(input.organizationId, {

@@ -1,6 +1,6 @@
 import { validate } from "@readme/openapi-parser";
 import { expect, it } from "vitest";
-import { isPersonal } from "../../src/kernel/capabilities.ts";
+import { isPersonal } from "../../src/kernel/roles.ts";
 import { restShapeOf } from "../../src/rest/openapi.ts";
 import { describeMatrix } from "../support/matrix.ts";
 import { connectMcp } from "../support/mcp.ts";
@@ -39,8 +39,8 @@ describeMatrix(
         expect(matches).toHaveLength(1);
         const { path, method, op } = matches[0]!;
         expect([method, path]).toEqual([tool.http.method, tool.http.path]);
-        expect(op.tags).toEqual([tool.group]);
-        expect(op["x-service-required-capability"]).toBe(tool.capability);
+        expect(op.tags).toEqual([tool.group.tag]);
+        expect(op["x-service-required-capability"]).toBe(tool.operationId);
         expect(op["x-service-read-only"]).toBe(tool.annotations.readOnly);
         expect(op["x-service-destructive"]).toBe(tool.annotations.destructive);
         expect(op["x-service-idempotent"]).toBe(tool.annotations.idempotent);
@@ -79,7 +79,7 @@ describeMatrix(
       }
       const visible = ctx.t.platform.registry.tools.filter(
         // an admin key sees everything but owner-only billing and what only signed-in users may call
-        (t) => t.mcp !== false && t.capability.split(".")[0] !== "billing" && !isPersonal(t.capability),
+        (t) => t.mcp && t.access !== "owner" && !isPersonal(t.access),
       );
       expect(listed.map((t) => t.name).sort()).toEqual(visible.map((t) => t.mcpName).sort());
     });

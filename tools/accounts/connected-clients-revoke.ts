@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
+import { accountsGroup } from "./group.ts";
 
 export default defineTool({
   operationId: "accounts.connectedClients.revoke",
-  group: "Accounts",
+  group: accountsGroup,
   title: "Revoke a connected client",
   description:
     "Dashboard only: revokes one MCP client the signed-in user approved (a consent), with every token it was issued; it loses access on its next request. Only the user who approved it can revoke it: anyone else's consent is not_found. Never available with an API key or over MCP.",
@@ -24,10 +26,7 @@ export default defineTool({
     organizationId: fields.organizationId(),
     revoked: z.literal(true),
   }),
-  capability: "accounts.connectedClients.revoke",
-  mcp: false,
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.delete,
   http: { method: "DELETE", path: "/account/connected-clients/{grantId}" },
   auditTarget: (input) => ({ type: "accounts.connectedClients", id: input.grantId }),
   async handler(input, ctx) {

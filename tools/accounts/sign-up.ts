@@ -4,10 +4,12 @@ import { issueVerification, sendVerificationMail } from "../../src/accounts/emai
 import { hashPassword } from "../../src/accounts/passwords.ts";
 import { hashSecret } from "../../src/auth/secrets.ts";
 import { invitationStatus } from "../../src/db/stores/invitations.ts";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { createOrganizationWithOwner } from "../../src/services/organizations/bootstrap.ts";
+import { accountsGroup } from "./group.ts";
 
 const taken = () =>
   new ApiError("conflict", "An account with this email already exists.", {
@@ -19,7 +21,7 @@ const isUniqueViolation = (error: unknown) =>
 
 export default defineTool({
   operationId: "accounts.signUp",
-  group: "Accounts",
+  group: accountsGroup,
   title: "Create an account",
   description:
     "Dashboard only, for a signed-out visitor of the sign-up page: creates a user with a password and their own organization, which they own, and mails a link that verifies the email address. Until it is verified no invitation or website editor grant addressed to that email applies to the account; an account created through an invitation link sent to its own address starts verified. Never available with an API key or over MCP.",
@@ -42,10 +44,8 @@ export default defineTool({
     organizationId: fields.organizationId(),
     emailVerified: z.boolean().describe("False until the emailed verification link is opened."),
   }),
-  capability: "accounts.signUp",
-  mcp: false,
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
-  cost: "standard",
+  access: "signedOut",
+  annotations: presets.createOpenWorld,
   http: { method: "POST", path: "/accounts" },
   auditTarget: (_input, output) => ({ type: "users", id: output.userId }),
   // scrypt takes tens of milliseconds: it runs before the unit of work opens.

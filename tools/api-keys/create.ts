@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, requireFuture, toMs } from "../../src/kernel/schemas.ts";
 import { checkAccess, createApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { apiKeysGroup } from "./group.ts";
 import { access, apiKeyName, apiKeyWithSecret } from "./schemas.ts";
 
 export default defineTool({
   operationId: "apiKeys.create",
-  group: "API keys",
+  group: apiKeysGroup,
   title: "Create an API key",
   description:
     "Creates an API key for an organization with organization-wide or website-scoped access. The response carries plaintextKey, the secret, exactly once: store it immediately. The owner role cannot be granted to keys.",
@@ -22,9 +24,7 @@ export default defineTool({
     })
     .strict(),
   output: apiKeyWithSecret,
-  capability: "apiKeys.create",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.create,
   http: { method: "POST", path: "/apiKeys" },
   async handler(input, ctx) {
     const expiresAt = input.expiresAt ? toMs(input.expiresAt) : null;

@@ -1,18 +1,18 @@
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { projectApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { apiKeysGroup } from "./group.ts";
 import { apiKey, apiKeyIdInput } from "./schemas.ts";
 
 export default defineTool({
   operationId: "apiKeys.get",
-  group: "API keys",
+  group: apiKeysGroup,
   title: "Get an API key",
   description:
     "Returns one API key's record: name, access, status and timestamps. The secret is never returned.",
   input: apiKeyIdInput,
   output: apiKey,
-  capability: "apiKeys.get",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/apiKeys/{apiKeyId}" },
   async handler(input, ctx) {
     return projectApiKey(await ctx.access.apiKey(input.apiKeyId), ctx.now);

@@ -1,13 +1,15 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { decodeCursor, page } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { projectApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { apiKeysGroup } from "./group.ts";
 import { apiKey } from "./schemas.ts";
 
 export default defineTool({
   operationId: "apiKeys.list",
-  group: "API keys",
+  group: apiKeysGroup,
   title: "List API keys",
   description:
     "Lists API keys newest first with their full access configuration; secrets are never returned. Pass exactly one of organizationId (the whole inventory) or websiteId (only website-scoped keys with a direct grant on that website). revoked=only lists revoked keys instead.",
@@ -31,9 +33,7 @@ export default defineTool({
       path: ["organizationId"],
     }),
   output: listOf(apiKey),
-  capability: "apiKeys.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/apiKeys" },
   async handler(input, ctx) {
     const rows = await ctx.stores.apiKeys.list({

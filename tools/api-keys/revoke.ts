@@ -1,18 +1,18 @@
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { projectApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { apiKeysGroup } from "./group.ts";
 import { apiKey, apiKeyIdInput } from "./schemas.ts";
 
 export default defineTool({
   operationId: "apiKeys.revoke",
-  group: "API keys",
+  group: apiKeysGroup,
   title: "Revoke an API key",
   description:
     "Revokes a key permanently: it fails authentication from the next request on and can never be reactivated. Revoking a revoked key returns it unchanged.",
   input: apiKeyIdInput,
   output: apiKey,
-  capability: "apiKeys.revoke",
-  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.overwrite,
   http: { method: "POST", path: "/apiKeys/{apiKeyId}/revoke" },
   async handler(input, ctx) {
     const key = await ctx.access.apiKey(input.apiKeyId);

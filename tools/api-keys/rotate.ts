@@ -1,19 +1,19 @@
 import { hashSecret, newSecret } from "../../src/auth/secrets.ts";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { assertNotRevoked, projectApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { apiKeysGroup } from "./group.ts";
 import { apiKeyIdInput, apiKeyWithSecret } from "./schemas.ts";
 
 export default defineTool({
   operationId: "apiKeys.rotate",
-  group: "API keys",
+  group: apiKeysGroup,
   title: "Rotate an API key",
   description:
     "Replaces a key's secret. The new secret is returned once as plaintextKey; the old one stops working on the very next request. Identity, name and access stay the same.",
   input: apiKeyIdInput,
   output: apiKeyWithSecret,
-  capability: "apiKeys.rotate",
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.delete,
   http: { method: "POST", path: "/apiKeys/{apiKeyId}/rotate" },
   async handler(input, ctx) {
     const key = await ctx.access.apiKey(input.apiKeyId);

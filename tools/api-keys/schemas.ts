@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { keyRoles, websiteKeyRoles } from "../../src/kernel/capabilities.ts";
+import { keyRoles, websiteKeyRoles } from "../../src/kernel/roles.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 
 export const access = z

@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, requireFuture, toMs } from "../../src/kernel/schemas.ts";
 import { assertNotRevoked, checkAccess, projectApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { apiKeysGroup } from "./group.ts";
 import { access, apiKey, apiKeyName } from "./schemas.ts";
 
 export default defineTool({
   operationId: "apiKeys.update",
-  group: "API keys",
+  group: apiKeysGroup,
   title: "Update an API key",
   description:
     "Updates a key's name, expiresAt (null removes the expiry) or access. Sending access replaces the whole access object. Changes apply from the key's next request. Revoked keys cannot be updated.",
@@ -19,9 +21,7 @@ export default defineTool({
     })
     .strict(),
   output: apiKey,
-  capability: "apiKeys.update",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.update,
   http: { method: "PATCH", path: "/apiKeys/{apiKeyId}" },
   async handler(input, ctx) {
     const key = await ctx.access.apiKey(input.apiKeyId);

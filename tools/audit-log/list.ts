@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import type { Transport } from "../../src/kernel/context.ts";
 import { decodeCursor, page } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields, iso, listOf, toMs } from "../../src/kernel/schemas.ts";
+import { auditLogGroup } from "./group.ts";
 
 const entry = z.object({
   id: fields.id("audit entry"),
@@ -24,7 +26,7 @@ const entry = z.object({
 
 export default defineTool({
   operationId: "auditLog.list",
-  group: "Audit log",
+  group: auditLogGroup,
   title: "List audit log entries",
   description:
     "Lists the immutable record of actions in an organization, newest first: who (key or user), what operation, on which website and target, over which transport, and the outcome. Filter by actorId, operationId, websiteId and a time range [from, to).",
@@ -44,10 +46,8 @@ export default defineTool({
     })
     .strict(),
   output: listOf(entry),
-  capability: "auditLog.list",
   scopeBy: ["organizationId"],
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/organizations/{organizationId}/audit-log" },
   async handler(input, ctx) {
     const from = input.from ? toMs(input.from) : undefined;

@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
-import { billingCall, billingTool, organizationId } from "./schemas.ts";
+import { billingGroup } from "./group.ts";
+import { billingCall, organizationId } from "./schemas.ts";
 
 export default defineTool({
-  ...billingTool,
+  group: billingGroup,
   operationId: "billing.portal.open",
   title: "Open the billing portal",
   description:
@@ -19,8 +21,7 @@ export default defineTool({
     })
     .strict(),
   output: z.object({ url: z.string().describe("The billing portal session URL.") }).strict(),
-  capability: "billing.portal.open",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  annotations: presets.createOpenWorld,
   http: { method: "POST", path: "/billing/portal" },
   async handler(input, ctx) {
     return ctx.platform.billing.openPortal(billingCall(ctx, input.organizationId), input.returnUrl);

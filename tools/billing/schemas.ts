@@ -9,20 +9,6 @@ import {
 } from "../../src/services/billing/prices.ts";
 import type { BillingCall } from "../../src/services/billing/provider.ts";
 
-/**
- * Shared pieces of the Billing tools. Every billing operation needs the organization owner role (API keys
- * never hold it), so they are dashboard operations: hidden from MCP, 403 for every API key over REST.
- *
- * openWorld is true for all eight: each one goes through the BillingProvider, which in production is an
- * external payment service (subscriptions, invoices, hosted checkout and portal live there); the local
- * provider only stands in for it.
- */
-export const billingTool = {
-  group: "Billing",
-  mcp: false,
-  cost: "standard",
-} as const;
-
 export const billingCall = (ctx: ToolContext, organizationId: string): BillingCall => ({
   stores: ctx.stores,
   organizationId,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { newId } from "../../src/kernel/ids.ts";
@@ -11,6 +12,7 @@ import {
   projectCollection,
   slugifyText,
 } from "../../src/services/cms/service.ts";
+import { cmsCollectionsGroup } from "./groups.ts";
 import {
   collection,
   collectionSlug,
@@ -23,7 +25,7 @@ import {
 
 export default defineTool({
   operationId: "cms.collections.create",
-  group: "CMS collections",
+  group: cmsCollectionsGroup,
   title: "Create a CMS collection",
   description: `Creates a collection (e.g. Blog) with its fields in one call. slug is the name pages use (cms.list("blog"); a page file pages/blog/[slug].tsx with export const collection = "blog" renders one page per published item); generated from name when omitted. A website holds at most ${MAX_COLLECTIONS} collections and a collection ${MAX_FIELDS} fields (conflict beyond). Every item also has its own slug, so do not add a slug field for the URL. Next: add items with cms_items_create.`,
   input: z
@@ -46,9 +48,7 @@ export default defineTool({
     })
     .strict(),
   output: collection,
-  capability: "cms.collections.create",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.create,
   http: { method: "POST", path: "/cms/collections" },
   async handler(input, ctx) {
     await ctx.access.website(input.websiteId);

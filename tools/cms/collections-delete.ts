@@ -1,13 +1,15 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadCollection, referencingFields } from "../../src/services/cms/service.ts";
+import { cmsCollectionsGroup } from "./groups.ts";
 import { collectionId } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.collections.delete",
-  group: "CMS collections",
+  group: cmsCollectionsGroup,
   title: "Delete a CMS collection",
   description:
     "Deletes a collection with all its fields and items; cannot be undone. Refused (conflict) while reference fields of other collections point at it, unless force is true, which also deletes those reference fields. The live site keeps the content until the next website_source_code_head_publish.",
@@ -26,9 +28,7 @@ export default defineTool({
     deleted: z.literal(true),
     deletedReferenceFieldIds: z.array(z.string()),
   }),
-  capability: "cms.collections.delete",
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.delete,
   http: { method: "POST", path: "/cms/collections/{collectionId}/delete" },
   async handler(input, ctx) {
     const record = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

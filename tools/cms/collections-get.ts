@@ -1,20 +1,21 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadCollection, projectCollection } from "../../src/services/cms/service.ts";
+import { cmsCollectionsGroup } from "./groups.ts";
 import { collection, collectionId } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.collections.get",
-  group: "CMS collections",
+  group: cmsCollectionsGroup,
   title: "Get a CMS collection",
   description:
     "Returns one collection with its fields in order (key, type, required, validations, validValues of option fields, referenced collection of reference fields): what item values must look like.",
   input: z.object({ websiteId: fields.websiteId(), collectionId: collectionId() }).strict(),
   output: collection,
-  capability: "cms.collections.get",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  access: "content_editor",
+  annotations: presets.read,
   http: { method: "GET", path: "/cms/collections/{collectionId}" },
   async handler(input, ctx) {
     const record = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { assertCollectionSlug, loadCollection, projectCollection } from "../../src/services/cms/service.ts";
+import { cmsCollectionsGroup } from "./groups.ts";
 import { collection, collectionId, collectionSlug, NO_NUL, noNul } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.collections.update",
-  group: "CMS collections",
+  group: cmsCollectionsGroup,
   title: "Update a CMS collection",
   description:
     "Renames a collection or changes its slug or description; omitted fields stay. Changing the slug changes the name pages use: update pages that read it before the next publish. Fields are changed with cms_fields_*.",
@@ -20,9 +22,7 @@ export default defineTool({
     })
     .strict(),
   output: collection,
-  capability: "cms.collections.update",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.update,
   http: { method: "PATCH", path: "/cms/collections/{collectionId}" },
   async handler(input, ctx) {
     const record = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

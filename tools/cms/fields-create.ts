@@ -1,3 +1,4 @@
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import {
@@ -6,18 +7,17 @@ import {
   loadCollection,
   projectField,
 } from "../../src/services/cms/service.ts";
+import { cmsFieldsGroup } from "./groups.ts";
 import { collectionId, field, fieldInput, MAX_FIELDS } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.fields.create",
-  group: "CMS fields",
+  group: cmsFieldsGroup,
   title: "Add a field to a collection",
   description: `Adds a typed field to a collection, after the existing ones. Keys are unique per collection (conflict); a collection holds at most ${MAX_FIELDS} fields (conflict). Existing items are not changed: a new required field is enforced on their next edit or publish. The type cannot be changed later (delete the field and add a new one).`,
   input: fieldInput.extend({ websiteId: fields.websiteId(), collectionId: collectionId() }).strict(),
   output: field,
-  capability: "cms.fields.create",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.create,
   http: { method: "POST", path: "/cms/collections/{collectionId}/fields" },
   async handler(input, ctx) {
     const { websiteId, collectionId: id, ...spec } = input;

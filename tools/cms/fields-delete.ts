@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadField } from "../../src/services/cms/service.ts";
+import { cmsFieldsGroup } from "./groups.ts";
 
 export default defineTool({
   operationId: "cms.fields.delete",
-  group: "CMS fields",
+  group: cmsFieldsGroup,
   title: "Delete a field",
   description:
     "Deletes a field; its values disappear from every item (draft and published) at once. Pages that read the key get undefined after the next website_source_code_head_publish. Cannot be undone.",
@@ -13,9 +15,7 @@ export default defineTool({
     .object({ websiteId: fields.websiteId(), fieldId: z.string().min(1).describe("Id of the field.") })
     .strict(),
   output: z.object({ id: fields.id("field"), deleted: z.literal(true) }),
-  capability: "cms.fields.delete",
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.delete,
   http: { method: "POST", path: "/cms/fields/{fieldId}/delete" },
   async handler(input, ctx) {
     const { field } = await loadField(ctx.stores, input.websiteId, input.fieldId);

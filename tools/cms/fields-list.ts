@@ -1,20 +1,21 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadCollection, projectField } from "../../src/services/cms/service.ts";
+import { cmsFieldsGroup } from "./groups.ts";
 import { collectionId, field } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.fields.list",
-  group: "CMS fields",
+  group: cmsFieldsGroup,
   title: "List a collection's fields",
   description:
     "Lists a collection's fields in order (at most 60, so one page): key, type, required, unique, default, validations, validValues (option fields) and the referenced collection (reference fields).",
   input: z.object({ websiteId: fields.websiteId(), collectionId: collectionId() }).strict(),
   output: z.object({ items: z.array(field) }),
-  capability: "cms.fields.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  access: "content_editor",
+  annotations: presets.read,
   http: { method: "GET", path: "/cms/collections/{collectionId}/fields" },
   async handler(input, ctx) {
     const record = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

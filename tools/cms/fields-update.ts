@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadField, projectField, updateField } from "../../src/services/cms/service.ts";
+import { cmsFieldsGroup } from "./groups.ts";
 import { FIELD_TYPES, field, fieldUpdate } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.fields.update",
-  group: "CMS fields",
+  group: cmsFieldsGroup,
   title: "Update a field",
   description:
     "Changes a field's name, help text, required, unique, default, validations, validValues, integer, position or type; omitted settings stay, key is fixed. Turning required on needs a value on every item, turning unique on needs distinct values (else conflict naming the item and value). A new type converts every item's draft and published values where the conversion is defined (text ↔ longText/richText/email/url/option/slug/date…, number ↔ text, date ↔ dateTime, option ↔ multiOption and image ↔ images when lists hold at most one value, reference ↔ references, anything ↔ json) and each converted value must fit the new type and rules; the first value that does not convert refuses the whole change (conflict naming the item and the value), unless force: true clears such values. A pair without a conversion is a validation error listing the types this field can change to. All or nothing. Other tightened rules (validations, validValues) are not re-checked: they apply on each item's next edit or publish. Converted items reach the live site on the next website_source_code_head_publish.",
@@ -40,9 +42,7 @@ export default defineTool({
       .optional()
       .describe("Present when the type changed."),
   }),
-  capability: "cms.fields.update",
-  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.overwrite,
   http: { method: "PATCH", path: "/cms/fields/{fieldId}" },
   async handler(input, ctx) {
     const { field: current } = await loadField(ctx.stores, input.websiteId, input.fieldId);

@@ -1,14 +1,16 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { setItemArchived } from "../../src/services/cms/organize.ts";
 import { loadItem, projectItem } from "../../src/services/cms/service.ts";
 import { bulkResult, runBulk } from "./bulk.ts";
+import { cmsItemsGroup } from "./groups.ts";
 
 export default defineTool({
   operationId: "cms.items.archive",
-  group: "CMS items",
+  group: cmsItemsGroup,
   title: "Archive or unarchive items",
   description:
     'Archives (archived: true) or unarchives (archived: false) 1 to 100 items of the website. An archived item keeps its draft values, published values and status, and cms_items_get still returns it (archived: true); cms_items_list and cms_items_query leave it out unless asked with archived: "include" or "only"; sitewright:cms leaves it out, so it has no [slug] page and is not listed: a published item disappears from the live site on the next website_source_code_head_publish (and from the editor preview at once). Unarchiving brings it back the same way (a published item reappears on the next publish). Each item is applied on its own: unknown ids are reported as not_found in results[i].error and the others are written. Already (un)archived items are left unchanged.',
@@ -24,9 +26,7 @@ export default defineTool({
     })
     .strict(),
   output: bulkResult,
-  capability: "cms.items.archive",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.update,
   http: { method: "POST", path: "/cms/items/archive" },
   auditTarget: (input) => ({
     type: "cms.items",

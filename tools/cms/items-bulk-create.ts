@@ -1,15 +1,17 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { createItems, loadCollection, projectItem } from "../../src/services/cms/service.ts";
 import { bulkResult, runBulk } from "./bulk.ts";
+import { cmsItemsGroup } from "./groups.ts";
 import { assertItemCapacity } from "./items-shared.ts";
 import { collectionId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.bulkCreate",
-  group: "CMS items",
+  group: cmsItemsGroup,
   title: "Create many items",
   description: `Creates 1 to 100 items of one collection. Each item is validated on its own: valid ones are created, invalid ones are reported (results[i].error, the same error body as a single call) and not written. results is in input order. ${LIVE_NOTE}`,
   input: z
@@ -27,9 +29,7 @@ export default defineTool({
     })
     .strict(),
   output: bulkResult,
-  capability: "cms.items.bulkCreate",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.create,
   http: { method: "POST", path: "/cms/collections/{collectionId}/items/bulk-create" },
   auditTarget: (input) => ({ type: "cms.collections", id: input.collectionId }),
   async handler(input, ctx) {

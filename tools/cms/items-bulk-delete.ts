@@ -1,13 +1,15 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadItem } from "../../src/services/cms/service.ts";
 import { bulkError, runBulk } from "./bulk.ts";
+import { cmsItemsGroup } from "./groups.ts";
 import { LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.bulkDelete",
-  group: "CMS items",
+  group: cmsItemsGroup,
   title: "Delete many items",
   description: `Deletes 1 to 100 items of the website; cannot be undone. Unknown ids are reported as not_found in results and the others are deleted. ${LIVE_NOTE}`,
   input: z
@@ -28,9 +30,7 @@ export default defineTool({
     succeeded: z.number().int(),
     failed: z.number().int(),
   }),
-  capability: "cms.items.bulkDelete",
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.delete,
   http: { method: "POST", path: "/cms/items/bulk-delete" },
   auditTarget: () => ({ type: "cms.items", id: undefined }),
   async handler(input, ctx) {

@@ -1,13 +1,15 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadCollection, loadItem, projectItem, updateItem } from "../../src/services/cms/service.ts";
 import { bulkResult, runBulk } from "./bulk.ts";
+import { cmsItemsGroup } from "./groups.ts";
 import { itemId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.bulkUpdate",
-  group: "CMS items",
+  group: cmsItemsGroup,
   title: "Update many items",
   description: `Updates the drafts of 1 to 100 items (as cms_items_update each: values merge, optional slug and expectedVersion). Each is applied on its own: valid ones are written, refused ones (validation, not_found, version conflict) are reported in results[i].error and not written. ${LIVE_NOTE}`,
   input: z
@@ -29,9 +31,7 @@ export default defineTool({
     })
     .strict(),
   output: bulkResult,
-  capability: "cms.items.bulkUpdate",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.create,
   http: { method: "POST", path: "/cms/items/bulk-update" },
   auditTarget: () => ({ type: "cms.items", id: undefined }),
   async handler(input, ctx) {

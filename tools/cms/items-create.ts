@@ -1,13 +1,15 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { createItem, loadCollection, projectItem } from "../../src/services/cms/service.ts";
+import { cmsItemsGroup } from "./groups.ts";
 import { assertItemCapacity } from "./items-shared.ts";
 import { collectionId, item, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.create",
-  group: "CMS items",
+  group: cmsItemsGroup,
   title: "Create an item",
   description: `Creates an item of a collection as a draft (publish: true publishes it at once). Every value is validated against its field; missing values take the field's default; an invalid value is refused naming values.<key> (option fields list validValues). slug is generated from the name or title field when omitted. ${LIVE_NOTE}`,
   input: z
@@ -23,9 +25,7 @@ export default defineTool({
     })
     .strict(),
   output: item,
-  capability: "cms.items.create",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.create,
   http: { method: "POST", path: "/cms/collections/{collectionId}/items" },
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

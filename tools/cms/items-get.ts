@@ -1,20 +1,20 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadItem, projectItem } from "../../src/services/cms/service.ts";
+import { cmsItemsGroup } from "./groups.ts";
 import { item, itemId } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.get",
-  group: "CMS items",
+  group: cmsItemsGroup,
   title: "Get an item",
   description:
     "Returns one item: draft values (values) with richText rendered as html, published values (null while unpublished), status, hasUnpublishedChanges and version (pass it as expectedVersion to cms_items_update).",
   input: z.object({ websiteId: fields.websiteId(), itemId: itemId() }).strict(),
   output: item,
-  capability: "cms.items.get",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/cms/items/{itemId}" },
   async handler(input, ctx) {
     const record = await loadItem(ctx.stores, input.websiteId, input.itemId);

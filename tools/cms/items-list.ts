@@ -1,15 +1,17 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { compileQuery } from "../../src/services/cms/query.ts";
 import { runQuery } from "../../src/services/cms/query-run.ts";
 import { loadCollection, projectItem } from "../../src/services/cms/service.ts";
+import { cmsItemsGroup } from "./groups.ts";
 import { archived, status } from "./query-schemas.ts";
 import { collectionId, item } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.list",
-  group: "CMS items",
+  group: cmsItemsGroup,
   title: "List a collection's items",
   description:
     "Lists a collection's items in creation order, with draft values (values), published values and status. status narrows to draft or published items; archived items are left out unless archived says otherwise. For filters, sort, search and included references use cms_items_query.",
@@ -24,9 +26,7 @@ export default defineTool({
     })
     .strict(),
   output: listOf(item),
-  capability: "cms.items.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/cms/collections/{collectionId}/items" },
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

@@ -1,15 +1,17 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { compileQuery } from "../../src/services/cms/query.ts";
 import { fieldsByCollection, includedItems, runQuery } from "../../src/services/cms/query-run.ts";
 import { loadCollection, projectItem } from "../../src/services/cms/service.ts";
+import { cmsItemsGroup } from "./groups.ts";
 import { archived, filter, include, sort, status } from "./query-schemas.ts";
 import { collectionId, item } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.query",
-  group: "CMS items",
+  group: cmsItemsGroup,
   title: "Query a collection's items",
   description:
     "Finds items with filters (and/or of eq, ne, lt, lte, gt, gte, in, notIn, contains, startsWith, isNull), up to 3 sort keys, full-text search over text, longText and richText fields (results by relevance unless sort is given), and cursor pages; include returns the items that reference fields point to. Filters, sort and search read draft values, or published values when status is published; archived items are left out unless archived says otherwise. eq/in and sort are exact and case-sensitive (code point order); contains/startsWith ignore case. An unknown field or an operator that does not fit the field's type is a validation error listing validValues. Results are identical on every database.",
@@ -40,9 +42,7 @@ export default defineTool({
       .optional()
       .describe("With include: the referenced items, by id (each once, however many items point to it)."),
   }),
-  capability: "cms.items.query",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "POST", path: "/cms/collections/{collectionId}/items/query" },
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

@@ -1,14 +1,16 @@
 import { z } from "zod";
 import type { CmsFieldRecord } from "../../src/db/stores/cms.ts";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadCollection, loadItem, projectItem, setItemPublished } from "../../src/services/cms/service.ts";
+import { cmsItemsGroup } from "./groups.ts";
 import { item, LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.setPublished",
-  group: "CMS items",
+  group: cmsItemsGroup,
   title: "Publish or unpublish items",
   description: `Publishes (published: true copies each item's draft values to its published values, re-validating them) or unpublishes (published: false clears them) 1 to 100 items of the website, all or nothing: an unknown id or an invalid draft fails the whole call. ${LIVE_NOTE}`,
   input: z
@@ -23,9 +25,7 @@ export default defineTool({
     })
     .strict(),
   output: z.object({ items: z.array(item) }),
-  capability: "cms.items.setPublished",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.update,
   http: { method: "POST", path: "/cms/items/set-published" },
   auditTarget: (input) => ({
     type: "cms.items",

@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadCollection, loadItem, projectItem, updateItem } from "../../src/services/cms/service.ts";
+import { cmsItemsGroup } from "./groups.ts";
 import { item, itemId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.update",
-  group: "CMS items",
+  group: cmsItemsGroup,
   title: "Update an item",
   description: `Changes an item's draft: values sets the given keys (null clears one; other keys stay), slug renames it. A published item keeps its published values until cms_items_set_published publishes the draft again. With expectedVersion the update applies only if the item is still at that version (else conflict, nothing written). ${LIVE_NOTE}`,
   input: z
@@ -24,9 +26,7 @@ export default defineTool({
     })
     .strict(),
   output: item,
-  capability: "cms.items.update",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.create,
   http: { method: "PATCH", path: "/cms/items/{itemId}" },
   async handler(input, ctx) {
     const record = await loadItem(ctx.stores, input.websiteId, input.itemId);

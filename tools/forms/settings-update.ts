@@ -1,13 +1,15 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { settingsOf } from "../../src/services/forms/settings.ts";
 import { checkSuccessUrl, projectSettings } from "../../src/services/forms/submissions.ts";
+import { formsGroup } from "./group.ts";
 import { formName, settings } from "./schemas.ts";
 
 export default defineTool({
   operationId: "forms.settings.update",
-  group: "Forms",
+  group: formsGroup,
   title: "Change a form's settings",
   description:
     "Changes one form's settings; omitted fields keep their value (a form never configured has enabled true, successUrl null, notify true, spamSensitivity medium). Takes effect on the next submission. Returns the settings. Recipients of notifications are managed with forms_recipients_add.",
@@ -22,9 +24,8 @@ export default defineTool({
     })
     .strict(),
   output: settings.extend({ formName: z.string() }),
-  capability: "forms.settings.update",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  access: "full_editor",
+  annotations: presets.update,
   http: { method: "PATCH", path: "/websites/{websiteId}/forms/{formName}/settings" },
   auditTarget: (input) => ({ type: "forms.settings", id: input.formName }),
   async handler(input, ctx) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { submissionsCsv } from "../../src/services/forms/csv.ts";
@@ -8,9 +9,11 @@ import { submissionFilters } from "./schemas.ts";
 /** Most submissions one export holds; narrow the time range for more. */
 const MAX_ROWS = 5_000;
 
+import { formsGroup } from "./group.ts";
+
 export default defineTool({
   operationId: "forms.submissions.export",
-  group: "Forms",
+  group: formsGroup,
   title: "Export form submissions as CSV",
   description: `Exports the website's submissions (same filters as forms_submissions_list, newest first, at most ${MAX_ROWS}) as CSV text in the csv field: RFC 4180, CRLF line ends, a header row (id, form, state, createdAt, page, then one column per field), values that would run as spreadsheet formulas prefixed with '. truncated is true when more matched; export older ones with to set to the oldest createdAt you received.`,
   input: z.object({ websiteId: fields.websiteId(), ...submissionFilters }).strict(),
@@ -21,9 +24,7 @@ export default defineTool({
     rows: z.number().int(),
     truncated: z.boolean(),
   }),
-  capability: "forms.submissions.export",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/websites/{websiteId}/forms/submissions/export" },
   async handler(input, ctx) {
     const rows = await ctx.stores.forms.listSubmissions(input.websiteId, filterOf(input), {

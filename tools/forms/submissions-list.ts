@@ -1,13 +1,15 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { filterOf, projectSubmission } from "../../src/services/forms/submissions.ts";
+import { formsGroup } from "./group.ts";
 import { submission, submissionFilters } from "./schemas.ts";
 
 export default defineTool({
   operationId: "forms.submissions.list",
-  group: "Forms",
+  group: formsGroup,
   title: "List form submissions",
   description:
     "Lists what visitors sent to the website's forms, newest first, with each submission's values, files, state and spam reasons. Filter by form, state and time range. Triage with forms_submissions_update_state; export with forms_submissions_export.",
@@ -20,9 +22,7 @@ export default defineTool({
     })
     .strict(),
   output: listOf(submission),
-  capability: "forms.submissions.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/websites/{websiteId}/forms/submissions" },
   async handler(input, ctx) {
     const rows = await ctx.stores.forms.listSubmissions(input.websiteId, filterOf(input), {

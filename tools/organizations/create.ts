@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { newId } from "../../src/kernel/ids.ts";
+import { organizationsGroup } from "./group.ts";
 import { organization, projectOrganization } from "./schemas.ts";
 
 export const organizationName = z
@@ -12,15 +14,14 @@ export const organizationName = z
 
 export default defineTool({
   operationId: "organizations.create",
-  group: "Organizations",
+  group: organizationsGroup,
   title: "Create an organization",
   description:
     "Creates an organization with the signed-in user as its only owner, on the free plan. Only a signed-in user can call it (API keys belong to one organization and get 403). Invite people next with organizations_invitations_create.",
   input: z.object({ name: organizationName }).strict(),
   output: organization,
-  capability: "organizations.create",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  cost: "standard",
+  access: "personal",
+  annotations: presets.create,
   http: { method: "POST", path: "/organizations" },
   async handler(input, ctx) {
     const org = { id: newId(), name: input.name, createdAt: ctx.now, updatedAt: ctx.now };

@@ -1,18 +1,19 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
+import { organizationsGroup } from "./group.ts";
 import { organization, projectOrganization } from "./schemas.ts";
 
 export default defineTool({
   operationId: "organizations.get",
-  group: "Organizations",
+  group: organizationsGroup,
   title: "Get an organization",
   description: "Returns one organization and this credential's role and access kind in it.",
   input: z.object({ organizationId: fields.organizationId() }).strict(),
   output: organization,
-  capability: "organizations.get",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  access: "content_editor",
+  annotations: presets.read,
   http: { method: "GET", path: "/organizations/{organizationId}" },
   async handler(input, ctx) {
     const org = await ctx.access.organization(input.organizationId);

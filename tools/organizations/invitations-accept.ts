@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { invitationAccept } from "../../src/services/organizations/invitation-accept.ts";
 import { projectInvitation } from "../../src/services/organizations/invitations.ts";
+import { organizationsGroup } from "./group.ts";
 import { invitation } from "./invitation-schemas.ts";
 
 export default defineTool({
   operationId: "organizations.invitations.accept",
-  group: "Organizations",
+  group: organizationsGroup,
   title: "Accept an invitation",
   description:
     "Accepts an invitation with the token from its emailed link, as the signed-in user: makes them a member of the organization with the invited role, or an editor of the invited website. Only a signed-in user can accept (API keys get 403), only with the invited email address, and only once that address is verified (403 until then). Expired, revoked or already used invitations are refused (conflict); a link replaced by a resend is not_found.",
@@ -16,9 +18,8 @@ export default defineTool({
     })
     .strict(),
   output: invitation,
-  capability: "organizations.invitations.accept",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  cost: "standard",
+  access: "personal",
+  annotations: presets.create,
   http: { method: "POST", path: "/invitations/accept" },
   auditTarget: (_input, output) => ({ type: "organizations.invitations", id: output.id }),
   async handler(input, ctx) {

@@ -1,13 +1,15 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { decodeCursor, page } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { projectInvitation } from "../../src/services/organizations/invitations.ts";
+import { organizationsGroup } from "./group.ts";
 import { invitation, invitationStatus } from "./invitation-schemas.ts";
 
 export default defineTool({
   operationId: "organizations.invitations.list",
-  group: "Organizations",
+  group: organizationsGroup,
   title: "List invitations",
   description:
     "Lists an organization's invitations newest first, both to the organization and to edit one of its websites. Filter by status (pending, accepted, revoked, expired) or websiteId. Resend a pending or expired one with organizations_invitations_resend; cancel a pending one with organizations_invitations_revoke.",
@@ -21,9 +23,7 @@ export default defineTool({
     })
     .strict(),
   output: listOf(invitation),
-  capability: "organizations.invitations.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/organizations/{organizationId}/invitations" },
   async handler(input, ctx) {
     const rows = await ctx.stores.invitations.list({

@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { memberOf, removeMember, requireAnotherOwner } from "../../src/services/organizations/members.ts";
+import { organizationsGroup } from "./group.ts";
 
 export default defineTool({
   operationId: "organizations.leave",
-  group: "Organizations",
+  group: organizationsGroup,
   title: "Leave an organization",
   description:
     "The signed-in user leaves an organization they are a member of, whatever their role: they lose access from their next request, with every website editor grant they held in it. The last owner cannot leave (make another member owner first with organizations_members_update_role). Only a signed-in user can call it; API keys get 403.",
@@ -19,9 +21,8 @@ export default defineTool({
       .int()
       .describe("Website editor grants removed with the membership."),
   }),
-  capability: "organizations.leave",
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  cost: "standard",
+  access: "personal",
+  annotations: presets.delete,
   http: { method: "POST", path: "/organizations/{organizationId}/leave" },
   async handler(input, ctx) {
     const userId = ctx.principal.userId!;

@@ -1,21 +1,22 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { grantFor } from "../../src/kernel/principal.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { organizationsGroup } from "./group.ts";
 import { organization, projectOrganization } from "./schemas.ts";
 
 export default defineTool({
   operationId: "organizations.list",
-  group: "Organizations",
+  group: organizationsGroup,
   title: "List organizations",
   description:
     "Lists the organizations this credential can access, oldest first, with its role in each. Organization-scoped keys see their own organization; website-scoped keys see the organization owning their websites.",
   input: z.object({ cursor: fields.cursor(), limit: fields.limit() }).strict(),
   output: listOf(organization),
-  capability: "organizations.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  access: "content_editor",
+  annotations: presets.read,
   http: { method: "GET", path: "/organizations" },
   async handler(input, ctx) {
     const ids = new Set(ctx.principal.grants.map((grant) => grant.organizationId));

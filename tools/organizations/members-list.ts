@@ -1,13 +1,15 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { projectMember } from "../../src/services/organizations/members.ts";
+import { organizationsGroup } from "./group.ts";
 import { member } from "./member-schemas.ts";
 
 export default defineTool({
   operationId: "organizations.members.list",
-  group: "Organizations",
+  group: organizationsGroup,
   title: "List members",
   description:
     "Lists the members of an organization, longest-standing first: user id, email, name, role and joinedAt. Website editors who are not members are listed by website_editors_list instead. Change a role with organizations_members_update_role; remove a member with organizations_members_remove.",
@@ -15,9 +17,7 @@ export default defineTool({
     .object({ organizationId: fields.organizationId(), cursor: fields.cursor(), limit: fields.limit() })
     .strict(),
   output: listOf(member),
-  capability: "organizations.members.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/organizations/{organizationId}/members" },
   async handler(input, ctx) {
     const rows = await ctx.stores.members.list(input.organizationId, {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import {
@@ -7,11 +8,12 @@ import {
   requireAnotherOwner,
   requireOwnerFor,
 } from "../../src/services/organizations/members.ts";
+import { organizationsGroup } from "./group.ts";
 import { memberInput } from "./member-schemas.ts";
 
 export default defineTool({
   operationId: "organizations.members.remove",
-  group: "Organizations",
+  group: organizationsGroup,
   title: "Remove a member",
   description:
     "Removes a member from an organization (or lets an admin leave it): they lose access from their next request, including every website editor grant they held in this organization. Only an owner can remove an owner; the last owner can never be removed or leave (make another member owner first with organizations_members_update_role). API keys of the organization are not affected.",
@@ -25,9 +27,7 @@ export default defineTool({
       .int()
       .describe("Website editor grants removed with the membership."),
   }),
-  capability: "organizations.members.remove",
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.delete,
   http: { method: "DELETE", path: "/organizations/{organizationId}/members/{userId}" },
   auditTarget: (input) => ({ type: "organizations.members", id: input.userId }),
   async handler(input, ctx) {

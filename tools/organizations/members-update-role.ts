@@ -1,3 +1,4 @@
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import {
   memberOf,
@@ -5,19 +6,18 @@ import {
   requireAnotherOwner,
   requireOwnerFor,
 } from "../../src/services/organizations/members.ts";
+import { organizationsGroup } from "./group.ts";
 import { member, memberInput, memberRole } from "./member-schemas.ts";
 
 export default defineTool({
   operationId: "organizations.members.updateRole",
-  group: "Organizations",
+  group: organizationsGroup,
   title: "Change a member's role",
   description:
     "Changes the role of a member of an organization; it applies from their next request. Only an owner can make someone an owner or change an owner's role, and the last owner cannot be demoted (make another member owner first). Returns the member.",
   input: memberInput.extend({ role: memberRole }).strict(),
   output: member,
-  capability: "organizations.members.updateRole",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.update,
   http: { method: "PATCH", path: "/organizations/{organizationId}/members/{userId}" },
   auditTarget: (input) => ({ type: "organizations.members", id: input.userId }),
   async handler(input, ctx) {

@@ -1,19 +1,19 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { organizationName } from "./create.ts";
+import { organizationsGroup } from "./group.ts";
 import { organization, projectOrganization } from "./schemas.ts";
 
 export default defineTool({
   operationId: "organizations.update",
-  group: "Organizations",
+  group: organizationsGroup,
   title: "Update an organization",
   description: "Renames an organization. Returns the organization with this credential's role in it.",
   input: z.object({ organizationId: fields.organizationId(), name: organizationName }).strict(),
   output: organization,
-  capability: "organizations.update",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.update,
   http: { method: "PATCH", path: "/organizations/{organizationId}" },
   async handler(input, ctx) {
     const org = await ctx.access.organization(input.organizationId);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import {
@@ -7,11 +8,12 @@ import {
   projectDeployment,
   projectDiagnostic,
 } from "../../src/services/publishing/deployments.ts";
+import { publishingGroup } from "./group.ts";
 import { deployment, deploymentTarget, diagnostic } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.deployment.ensure",
-  group: "Publishing",
+  group: publishingGroup,
   title: "Ensure a deployment of the draft",
   description:
     "Returns the deployment built from the website's current draft, building it only when none exists yet (reused: true when it existed). It does not change what the live site serves: publish that version with website_source_code_head_publish (which then reuses it without building), or later with website_source_code_published_rollback and its id. A build failure fails with kind validation and details listing every source error as {file, line, column, message}; fix the files with website_source_code_files_write and call it again. Needs no edit lease. Uses the expensive rate-limit bucket.",
@@ -23,8 +25,7 @@ export default defineTool({
       .array(diagnostic)
       .describe("Warnings of the build; empty when an existing deployment was reused."),
   }),
-  capability: "websiteSourceCode.deployment.ensure",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  annotations: presets.update,
   cost: "expensive",
   http: { method: "POST", path: "/websiteSourceCode/deployment/ensure" },
   auditTarget: (_input, output) => deploymentTarget(output.deployment.id),

@@ -1,20 +1,20 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { deploymentOf, projectDeployment } from "../../src/services/publishing/deployments.ts";
+import { publishingGroup } from "./group.ts";
 import { deployment, deploymentId } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.deployments.get",
-  group: "Publishing",
+  group: publishingGroup,
   title: "Get a deployment",
   description:
     "Reads one deployment of the website: status, when and by whom it was built, its source hash, its pages, and whether the live site serves it (published). A deployment of another website is not_found.",
   input: z.object({ websiteId: fields.websiteId(), deploymentId }).strict(),
   output: deployment,
-  capability: "websiteSourceCode.deployments.get",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/websiteSourceCode/deployments/{deploymentId}" },
   async handler(input, ctx) {
     const record = await deploymentOf(ctx.stores, input.websiteId, input.deploymentId);

@@ -1,21 +1,21 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { decodeCursor, page } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { projectDeployment } from "../../src/services/publishing/deployments.ts";
+import { publishingGroup } from "./group.ts";
 import { deployment } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.deployments.list",
-  group: "Publishing",
+  group: publishingGroup,
   title: "List deployments",
   description:
     "Lists the website's deployments (immutable built versions), newest first, each with its pages, source hash, creator and whether the live site serves it (published). Roll back to one with website_source_code_published_rollback; compare one with the draft with website_source_code_files_diff and its id.",
   input: z.object({ websiteId: fields.websiteId(), cursor: fields.cursor(), limit: fields.limit() }).strict(),
   output: listOf(deployment),
-  capability: "websiteSourceCode.deployments.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/websiteSourceCode/deployments" },
   async handler(input, ctx) {
     const publishedId = await ctx.stores.deployments.publishedId(input.websiteId);

@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { checkDraft } from "../../src/services/publishing/deployments.ts";
+import { publishingGroup } from "./group.ts";
 import { diagnostic } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.head.check",
-  group: "Publishing",
+  group: publishingGroup,
   title: "Check (build) the draft",
   description:
     "Builds the website's current draft exactly as publishing would, without storing or publishing anything, and returns what it would serve: pages, assets, forms and warnings. When the build fails the call fails with kind validation and details listing every source error as {file, line, column, message}: fix each file with website_source_code_files_write (it needs the edit lease), then check again. Needs no edit lease (it only reads the draft). When it passes, publish with website_source_code_head_publish. Uses the expensive rate-limit bucket.",
@@ -46,8 +48,7 @@ export default defineTool({
         "Problems that do not fail the build (a page without a title, console output of the render).",
       ),
   }),
-  capability: "websiteSourceCode.head.check",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  annotations: presets.read,
   cost: "expensive",
   http: { method: "POST", path: "/websiteSourceCode/head/check" },
   prepare: (input, ctx) => checkDraft(ctx, input.websiteId),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import {
@@ -8,11 +9,12 @@ import {
   projectDiagnostic,
 } from "../../src/services/publishing/deployments.ts";
 import { websiteUrl } from "../../src/services/websites/websites.ts";
+import { publishingGroup } from "./group.ts";
 import { deployment, deploymentTarget, diagnostic, previousDeploymentId, url } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.head.publish",
-  group: "Publishing",
+  group: publishingGroup,
   title: "Publish the draft",
   description:
     "Builds the website's current draft into a new immutable deployment and makes it the live version in one atomic switch: visitors see the old version or the new one, never a mix. An unchanged draft is not rebuilt: the existing deployment of the same source is published again (reused: true). A build failure fails with kind validation and details listing every source error as {file, line, column, message}; nothing changes on the live site: fix each file with website_source_code_files_write, check with website_source_code_head_check, and publish again. Needs no edit lease (it only reads the draft). Undo with website_source_code_published_rollback and previousDeploymentId. Two publishes of one website at once are applied one after the other; if the other one published newer work meanwhile, this one fails with conflict and publishes nothing. Uses the expensive rate-limit bucket.",
@@ -30,9 +32,8 @@ export default defineTool({
       .array(diagnostic)
       .describe("Warnings of the build; empty when an existing deployment was reused."),
   }),
-  capability: "websiteSourceCode.head.publish",
   // Idempotent: publishing an unchanged draft again publishes the same deployment (no new version).
-  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  annotations: presets.overwrite,
   cost: "expensive",
   http: { method: "POST", path: "/websiteSourceCode/head/publish" },
   auditTarget: (_input, output) => deploymentTarget(output.deployment.id),

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { previewLink } from "../../src/hosting/preview-link.ts";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
+import { publishingGroup } from "./group.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.preview.createLink",
-  group: "Publishing",
+  group: publishingGroup,
   title: "Create a draft preview link",
   description:
     "Returns a link that opens the website's draft (unpublished source and draft CMS values, built on demand) in any browser, for a person to review before publishing. The link acts as the caller: it stops working when it expires (ttlSeconds, 60 to 3600, default 600), or at once when the caller's key is revoked or rotated, the OAuth connection is revoked, or the caller loses access to the website. Share it only with people who may see the draft. Nothing is published.",
@@ -25,9 +27,8 @@ export default defineTool({
     url: z.string().describe("The preview address with its one-time token (opens on the preview host)."),
     expiresAt: fields.timestamp().describe("When the link stops working."),
   }),
-  capability: "websiteSourceCode.preview.createLink",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  cost: "standard",
+  access: "content_editor",
+  annotations: presets.create,
   http: { method: "POST", path: "/websiteSourceCode/preview-link" },
   async handler(input, ctx) {
     const website = await ctx.access.website(input.websiteId);

@@ -1,14 +1,16 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { projectDeployment, rollbackTo } from "../../src/services/publishing/deployments.ts";
 import { websiteUrl } from "../../src/services/websites/websites.ts";
+import { publishingGroup } from "./group.ts";
 import { deployment, deploymentId, deploymentTarget, previousDeploymentId, url } from "./schemas.ts";
 
 export default defineTool({
   // Not `…rollbackVersion`: its MCP name would pass the 40-character limit of tool names.
   operationId: "websiteSourceCode.published.rollback",
-  group: "Publishing",
+  group: publishingGroup,
   title: "Roll back the live site",
   description:
     "Points the live site at an earlier deployment of the same website, at once and without building: visitors get that version on their next request. Find deployment ids with website_source_code_deployments_list; a deployment of another website is not_found. The draft is not changed (it may now differ from what is live; website_source_code_changes_list shows how). Undo with previousDeploymentId, or publish the draft again with website_source_code_head_publish. Needs no edit lease. Uses the expensive rate-limit bucket.",
@@ -21,9 +23,8 @@ export default defineTool({
     })
     .strict(),
   output: z.object({ deployment, url, previousDeploymentId }),
-  capability: "websiteSourceCode.published.rollback",
   // Idempotent: rolling back to the version already live changes nothing.
-  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  annotations: presets.overwrite,
   cost: "expensive",
   http: { method: "POST", path: "/websiteSourceCode/published/rollback-version" },
   auditTarget: (_input, output) => deploymentTarget(output.deployment.id),

@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { baseOf, compare } from "../../src/services/source-code/changes.ts";
+import { sourceCodeGroup } from "./group.ts";
 import { deploymentId } from "./schemas.ts";
 
 const entry = z.object({
@@ -13,7 +15,7 @@ const entry = z.object({
 
 export default defineTool({
   operationId: "websiteSourceCode.changes.list",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "List pending source changes",
   description:
     "Compares the draft with the published version (or with deploymentId) and lists the files added, modified and deleted since: what publishing would change. Read the line changes with website_source_code_files_diff. With nothing published yet every draft file is added.",
@@ -30,9 +32,7 @@ export default defineTool({
     deleted: z.array(entry),
     unchanged: z.number().int().describe("How many files are the same on both sides."),
   }),
-  capability: "websiteSourceCode.changes.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/websiteSourceCode/changes" },
   async handler(input, ctx) {
     const base = await baseOf(ctx.stores, input.websiteId, input.deploymentId);

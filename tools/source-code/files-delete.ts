@@ -1,14 +1,16 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { deleteFile } from "../../src/services/source-code/files.ts";
 import { requireLease } from "../../src/services/source-code/lease.ts";
 import { normalizePath } from "../../src/services/source-code/paths.ts";
+import { sourceCodeGroup } from "./group.ts";
 import { filePath, fileTarget, leaseId, sha256 } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.files.delete",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "Delete a source file",
   description:
     "Deletes one file from a website's draft. Needs the edit lease (leaseId from website_source_code_lease_acquire). Pass expectedSha256 to delete only the version you read. The published site keeps the file until the draft is published; website_source_code_changes_list shows the deletion as pending.",
@@ -27,10 +29,8 @@ export default defineTool({
     deleted: z.literal(true),
     sha256: z.string().describe("SHA-256 of the content that was deleted."),
   }),
-  capability: "websiteSourceCode.files.delete",
   // Idempotent: a repeat finds nothing to delete (not_found) and changes nothing more.
-  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.overwrite,
   http: { method: "POST", path: "/websiteSourceCode/files/delete" },
   auditTarget: (_input, output) => fileTarget(output.path),
   async handler(input, ctx) {

@@ -1,15 +1,17 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { baseOf, compare, diffChanges } from "../../src/services/source-code/changes.ts";
 import { limits } from "../../src/services/source-code/limits.ts";
 import { normalizePath } from "../../src/services/source-code/paths.ts";
+import { sourceCodeGroup } from "./group.ts";
 import { deploymentId } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.files.diff",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "Diff source files",
   description: `Unified diffs (as 'git diff' prints them) of draft files against the published version, or against deploymentId. Pass paths to diff those files; omit it for every changed file. Diffs stop at about ${limits.maxDiffChars / 1024} KiB of text; files past that are listed in omittedPaths (ask for them by paths). Use it to review your edits before publishing.`,
   input: z
@@ -47,9 +49,7 @@ export default defineTool({
     ),
     omittedPaths: z.array(z.string()).describe("Changed files left out to keep the answer small."),
   }),
-  capability: "websiteSourceCode.files.diff",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/websiteSourceCode/files/diff" },
   async handler(input, ctx) {
     const selected = input.paths?.map((path, i) => normalizePath(`paths[${i}]`, path));

@@ -1,21 +1,21 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { fileNotFound, projectFile } from "../../src/services/source-code/files.ts";
 import { normalizePath } from "../../src/services/source-code/paths.ts";
+import { sourceCodeGroup } from "./group.ts";
 import { file, filePath } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.files.get",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "Read a source file",
   description:
     "Returns one file of a website's draft: its full text and sha256. Keep the sha256 and pass it as expectedSha256 when you write the file back, so a concurrent change is detected instead of overwritten. Reading needs no lease.",
   input: z.object({ websiteId: fields.websiteId(), path: filePath() }).strict(),
   output: file.extend({ content: z.string().describe("The file's full text.") }),
-  capability: "websiteSourceCode.files.get",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/websiteSourceCode/files/content" },
   async handler(input, ctx) {
     const path = normalizePath("path", input.path);

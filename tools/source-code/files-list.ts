@@ -1,14 +1,16 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { decodeFileCursor, encodeFileCursor, projectFile } from "../../src/services/source-code/files.ts";
 import { limits } from "../../src/services/source-code/limits.ts";
 import { normalizePrefix } from "../../src/services/source-code/paths.ts";
+import { sourceCodeGroup } from "./group.ts";
 import { file } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.files.list",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "List source files",
   description:
     "Lists the files of a website's draft in path order, with size, sha256 and when they last changed (no contents: read one with website_source_code_files_get). Pass prefix to list one folder, such as 'pages/'. Reading needs no lease.",
@@ -28,9 +30,7 @@ export default defineTool({
     items: z.array(file),
     nextCursor: z.string().nullable().describe("Pass as cursor to get the next page; null on the last page."),
   }),
-  capability: "websiteSourceCode.files.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/websiteSourceCode/files" },
   async handler(input, ctx) {
     const rows = await ctx.stores.sourceFiles.list(input.websiteId, {

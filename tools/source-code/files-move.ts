@@ -1,14 +1,16 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { moveFile, projectFile } from "../../src/services/source-code/files.ts";
 import { requireLease } from "../../src/services/source-code/lease.ts";
 import { normalizePath } from "../../src/services/source-code/paths.ts";
+import { sourceCodeGroup } from "./group.ts";
 import { file, filePath, fileTarget, leaseId, sha256 } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.files.move",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "Move or rename a source file",
   description:
     "Moves one file of a website's draft to a new path, keeping its content. Refuses (conflict) when the destination exists unless overwrite is true. Needs the edit lease (leaseId from website_source_code_lease_acquire). Imports that name the old path are not rewritten: update them with website_source_code_files_write_many.",
@@ -29,9 +31,7 @@ export default defineTool({
     file: file.describe("The file at its new path."),
     overwritten: z.boolean().describe("True when an existing file at 'to' was replaced."),
   }),
-  capability: "websiteSourceCode.files.move",
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.delete,
   http: { method: "POST", path: "/websiteSourceCode/files/move" },
   auditTarget: (_input, output) => fileTarget(output.file.path),
   async handler(input, ctx) {

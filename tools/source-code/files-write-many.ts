@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
@@ -7,11 +8,12 @@ import { type WriteEntry, writeFiles } from "../../src/services/source-code/file
 import { requireLease } from "../../src/services/source-code/lease.ts";
 import { limits } from "../../src/services/source-code/limits.ts";
 import { normalizePath } from "../../src/services/source-code/paths.ts";
+import { sourceCodeGroup } from "./group.ts";
 import { content, draftTotals, encoding, expectedSha256, filePath, leaseId, written } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.files.writeMany",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "Write several source files",
   description: `Creates or replaces up to ${limits.maxFilesPerWrite} files of a website's draft in one call, all or nothing: if any entry is invalid, over a limit, or fails its expectedSha256, nothing is written and the error names the entry (files[3].path). Needs the edit lease (leaseId from website_source_code_lease_acquire). Use it to add a page together with its components and styles.`,
   input: z
@@ -29,10 +31,8 @@ export default defineTool({
     files: z.array(written).describe("One result per entry, in order."),
     draft: draftTotals,
   }),
-  capability: "websiteSourceCode.files.writeMany",
   // Idempotent: repeating the call leaves the draft as the first call did.
-  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.overwrite,
   http: { method: "POST", path: "/websiteSourceCode/files/write-many" },
   auditTarget: () => ({ type: "websiteSourceCode.files", id: undefined }),
   async handler(input, ctx) {

@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { decodeContent } from "../../src/services/source-code/content.ts";
 import { writeFiles } from "../../src/services/source-code/files.ts";
 import { requireLease } from "../../src/services/source-code/lease.ts";
 import { normalizePath } from "../../src/services/source-code/paths.ts";
+import { sourceCodeGroup } from "./group.ts";
 import {
   content,
   draftTotals,
@@ -18,7 +20,7 @@ import {
 
 export default defineTool({
   operationId: "websiteSourceCode.files.write",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "Write a source file",
   description:
     "Creates or replaces one file of a website's draft with the complete text given. Needs the edit lease: call website_source_code_lease_acquire first and pass its leaseId. Pass expectedSha256 (the sha256 you read) to fail with conflict instead of overwriting someone else's change, or null to create only. Text only, at most 512 KiB per file (413 beyond). To write several files at once, all or nothing, use website_source_code_files_write_many. The live site changes only when the draft is published.",
@@ -33,10 +35,8 @@ export default defineTool({
     })
     .strict(),
   output: written.extend({ draft: draftTotals }),
-  capability: "websiteSourceCode.files.write",
   // Idempotent: repeating a write leaves the draft as the first call did (an unchanged content is not rewritten).
-  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.overwrite,
   http: { method: "POST", path: "/websiteSourceCode/files/write" },
   auditTarget: (_input, output) => fileTarget(output.path),
   async handler(input, ctx) {

@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { acquireLease, projectLease } from "../../src/services/source-code/lease.ts";
+import { sourceCodeGroup } from "./group.ts";
 import { lease, ttlSeconds } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.lease.acquire",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "Acquire the edit lease",
   description:
     "Takes the website's edit lease, which every change to its draft (write, write many, delete, move) needs: pass the returned leaseId to those calls. One holder at a time: when another key or person holds a live lease this fails with conflict naming the holder and when it expires. Acquiring a lease you already hold renews it and keeps its leaseId. The lease ends after ttlSeconds; extend it with website_source_code_lease_renew and give it back with website_source_code_lease_release when done.",
@@ -15,10 +17,8 @@ export default defineTool({
     leaseId: z.string().describe("Pass it to every change of the draft."),
     renewed: z.boolean().describe("True when you already held the lease and it was extended."),
   }),
-  capability: "websiteSourceCode.lease.acquire",
   // Idempotent: repeating it keeps the same lease (same leaseId) with the expiry counted from the last call.
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.update,
   http: { method: "POST", path: "/websiteSourceCode/lease/acquire" },
   auditTarget: (_input, output) => ({ type: "websiteSourceCode.lease", id: output.leaseId }),
   async handler(input, ctx) {

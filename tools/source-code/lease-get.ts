@@ -1,20 +1,20 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { projectLease } from "../../src/services/source-code/lease.ts";
+import { sourceCodeGroup } from "./group.ts";
 import { lease } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.lease.get",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "Who holds the edit lease",
   description:
     "Tells who holds the website's edit lease now and until when, or lease null when nobody does (then website_source_code_lease_acquire succeeds at once). The leaseId is shown only to its holder.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ lease: lease.nullable().describe("The live lease, or null when the draft is free.") }),
-  capability: "websiteSourceCode.lease.get",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/websiteSourceCode/lease" },
   async handler(input, ctx) {
     const current = await ctx.stores.leases.get(input.websiteId);

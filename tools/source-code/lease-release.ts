@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { releaseLease } from "../../src/services/source-code/lease.ts";
+import { sourceCodeGroup } from "./group.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.lease.release",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "Release the edit lease",
   description:
     "Gives back your edit lease so others can edit the draft at once. Releasing a lease that already ended is not an error (released is false). Someone else's lease cannot be released (conflict). The draft keeps every change; publishing is separate.",
@@ -19,9 +21,7 @@ export default defineTool({
     leaseId: z.string(),
     released: z.boolean().describe("True when the lease was held and is now released."),
   }),
-  capability: "websiteSourceCode.lease.release",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.update,
   http: { method: "POST", path: "/websiteSourceCode/lease/release" },
   auditTarget: (input) => ({ type: "websiteSourceCode.lease", id: input.leaseId }),
   async handler(input, ctx) {

@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { projectLease, renewLease } from "../../src/services/source-code/lease.ts";
+import { sourceCodeGroup } from "./group.ts";
 import { lease, ttlSeconds } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteSourceCode.lease.renew",
-  group: "Source code",
+  group: sourceCodeGroup,
   title: "Renew the edit lease",
   description:
     "Extends your live edit lease to ttlSeconds from now, keeping its leaseId. Renew before expiresAt during long edits. An expired, released or foreign lease fails with conflict: acquire a new one with website_source_code_lease_acquire.",
@@ -18,9 +20,7 @@ export default defineTool({
     })
     .strict(),
   output: lease,
-  capability: "websiteSourceCode.lease.renew",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.update,
   http: { method: "POST", path: "/websiteSourceCode/lease/renew" },
   auditTarget: (input) => ({ type: "websiteSourceCode.lease", id: input.leaseId }),
   async handler(input, ctx) {

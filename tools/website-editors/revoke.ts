@@ -1,13 +1,15 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { projectEditor } from "../../src/services/website-editors/editors.ts";
+import { websiteEditorsGroup } from "./group.ts";
 import { editor } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websiteEditors.revoke",
-  group: "Website editors",
+  group: websiteEditorsGroup,
   title: "Revoke editor access to a website",
   description:
     "Removes a user's editor access to one website; it applies from their next request. Their organization membership, if any, is not affected (see organizations_members_remove). Returns the removed grant.",
@@ -18,9 +20,7 @@ export default defineTool({
     })
     .strict(),
   output: editor,
-  capability: "websiteEditors.revoke",
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  cost: "standard",
+  annotations: presets.delete,
   http: { method: "DELETE", path: "/websites/{websiteId}/editors/{userId}" },
   auditTarget: (input) => ({ type: "websiteEditors", id: input.userId }),
   async handler(input, ctx) {

@@ -1,15 +1,17 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { seedStarter } from "../../src/services/publishing/draft.ts";
 import { assertSlugAvailable, generateSlug, projectWebsite } from "../../src/services/websites/websites.ts";
+import { websitesGroup } from "./group.ts";
 import { website, websiteName, websiteSlug } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websites.create",
-  group: "Websites",
+  group: websitesGroup,
   title: "Create a website",
   description:
     "Creates a website. organizationId may be omitted when the credential reaches exactly one organization. slug (the subdomain) is generated from the name when omitted and suffixed if taken. Returns the website with its id and url. Its draft starts as the starter site (home, about, blog, contact form, 404 page, layout, styles): read it with website_source_code_files_list to learn the conventions, change it under the edit lease, and publish it with website_source_code_head_publish; nothing is live until the first publish.",
@@ -24,9 +26,8 @@ export default defineTool({
     })
     .strict(),
   output: website,
-  capability: "websites.create",
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-  cost: "standard",
+  access: "admin",
+  annotations: presets.create,
   http: { method: "POST", path: "/websites" },
   async handler(input, ctx) {
     let organizationId = input.organizationId;

@@ -1,18 +1,19 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
+import { websitesGroup } from "./group.ts";
 
 export default defineTool({
   operationId: "websites.delete",
-  group: "Websites",
+  group: websitesGroup,
   title: "Delete a website",
   description:
     "Deletes a website permanently with its draft, deployments and CMS content: it stops serving and its id stops resolving. Website-scoped API keys and website editors lose their grant on it, and open invitations to edit it are revoked; its audit log entries stay. This cannot be undone.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ id: fields.id("website"), deleted: z.literal(true) }),
-  capability: "websites.delete",
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
-  cost: "standard",
+  access: "admin",
+  annotations: presets.delete,
   http: { method: "DELETE", path: "/websites/{websiteId}" },
   async handler(input, ctx) {
     const website = await ctx.access.website(input.websiteId);

@@ -1,13 +1,15 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { decodeCursor, page } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { projectWebsite } from "../../src/services/websites/websites.ts";
+import { websitesGroup } from "./group.ts";
 import { website } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websites.list",
-  group: "Websites",
+  group: websitesGroup,
   title: "List websites",
   description:
     "Lists the websites this credential can reach, newest first. Pass organizationId to list one organization's websites. Each item has its id (the websiteId other tools take), slug and live url.",
@@ -19,9 +21,7 @@ export default defineTool({
     })
     .strict(),
   output: listOf(website),
-  capability: "websites.list",
-  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  annotations: presets.read,
   http: { method: "GET", path: "/websites" },
   async handler(input, ctx) {
     const organizationIds: string[] = [];

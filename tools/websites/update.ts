@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { assertSlugAvailable, projectWebsite } from "../../src/services/websites/websites.ts";
+import { websitesGroup } from "./group.ts";
 import { website, websiteName, websiteSlug } from "./schemas.ts";
 
 export default defineTool({
   operationId: "websites.update",
-  group: "Websites",
+  group: websitesGroup,
   title: "Update a website",
   description:
     "Renames a website or changes its slug. A new slug moves the live site to the new subdomain at once; the old one stops serving.",
@@ -14,9 +16,8 @@ export default defineTool({
     .object({ websiteId: fields.websiteId(), name: websiteName.optional(), slug: websiteSlug.optional() })
     .strict(),
   output: website,
-  capability: "websites.update",
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  cost: "standard",
+  access: "full_editor",
+  annotations: presets.update,
   http: { method: "PATCH", path: "/websites/{websiteId}" },
   async handler(input, ctx) {
     const current = await ctx.access.website(input.websiteId);

@@ -1,79 +1,62 @@
 import type { Db, Dialect, Tables } from "../types.ts";
-import { type ApiKeyStore, apiKeyStore } from "./api-keys.ts";
-import { type AuditStore, auditStore } from "./audit.ts";
-import { type BillingStore, billingStore } from "./billing.ts";
-import { type CmsStore, cmsStore } from "./cms.ts";
-import { type DeploymentStore, deploymentStore } from "./deployments.ts";
-import { type EmailVerificationStore, emailVerificationStore } from "./email-verifications.ts";
-import { type FormStore, formStore } from "./forms.ts";
-import { type HousekeepingStore, housekeepingStore } from "./housekeeping.ts";
-import { type IdempotencyStore, idempotencyStore } from "./idempotency.ts";
-import { type InvitationStore, invitationStore } from "./invitations.ts";
-import { type LeaseStore, leaseStore } from "./leases.ts";
-import { type MailStore, mailStore } from "./mail.ts";
-import { type MemberStore, memberStore } from "./members.ts";
-import { type OAuthStore, oauthStore } from "./oauth.ts";
-import { type OrganizationStore, organizationStore } from "./organizations.ts";
-import { type SessionStore, sessionStore } from "./sessions.ts";
-import { type SourceFileStore, sourceFileStore } from "./source-files.ts";
-import { type WebsiteEditorStore, websiteEditorStore } from "./website-editors.ts";
-import { type WebsiteStore, websiteStore } from "./websites.ts";
+import { apiKeyStore } from "./api-keys.ts";
+import { auditStore } from "./audit.ts";
+import { billingStore } from "./billing.ts";
+import { cmsStore } from "./cms.ts";
+import { deploymentStore } from "./deployments.ts";
+import { emailVerificationStore } from "./email-verifications.ts";
+import { formStore } from "./forms.ts";
+import { housekeepingStore } from "./housekeeping.ts";
+import { idempotencyStore } from "./idempotency.ts";
+import { invitationStore } from "./invitations.ts";
+import { leaseStore } from "./leases.ts";
+import { mailStore } from "./mail.ts";
+import { memberStore } from "./members.ts";
+import { oauthStore } from "./oauth.ts";
+import { organizationStore } from "./organizations.ts";
+import { sessionStore } from "./sessions.ts";
+import { sourceFileStore } from "./source-files.ts";
+import { websiteEditorStore } from "./website-editors.ts";
+import { websiteStore } from "./websites.ts";
+
+/** A store factory: the store of one aggregate, bound to one drizzle handle. */
+type StoreFactory = (db: Db, t: Tables, dialect: Dialect) => object;
+
+/** Every aggregate's store factory, by the name handlers use (`ctx.stores.<name>`). Adding a store is one line. */
+const factories = {
+  organizations: organizationStore,
+  websites: websiteStore,
+  apiKeys: apiKeyStore,
+  audit: auditStore,
+  billing: billingStore,
+  idempotency: idempotencyStore,
+  sourceFiles: sourceFileStore,
+  leases: leaseStore,
+  deployments: deploymentStore,
+  cms: cmsStore,
+  mail: mailStore,
+  housekeeping: housekeepingStore,
+  members: memberStore,
+  invitations: invitationStore,
+  websiteEditors: websiteEditorStore,
+  oauth: oauthStore,
+  sessions: sessionStore,
+  emailVerifications: emailVerificationStore,
+  forms: formStore,
+} satisfies Record<string, StoreFactory>;
 
 /** Every aggregate's store, bound to one connection or transaction. */
-export interface Stores {
-  organizations: OrganizationStore;
-  websites: WebsiteStore;
-  apiKeys: ApiKeyStore;
-  audit: AuditStore;
-  billing: BillingStore;
-  idempotency: IdempotencyStore;
-  sourceFiles: SourceFileStore;
-  leases: LeaseStore;
-  deployments: DeploymentStore;
-  cms: CmsStore;
-  mail: MailStore;
-  housekeeping: HousekeepingStore;
-  members: MemberStore;
-  invitations: InvitationStore;
-  websiteEditors: WebsiteEditorStore;
-  oauth: OAuthStore;
-  sessions: SessionStore;
-  emailVerifications: EmailVerificationStore;
-  forms: FormStore;
-}
+export type Stores = { readonly [K in keyof typeof factories]: ReturnType<(typeof factories)[K]> };
 
 /**
  * Binds the stores to a drizzle handle of `dialect`; stores are built lazily, so a unit of work pays only for
  * what it uses.
  */
 export function bindStores(db: Db, t: Tables, dialect: Dialect): Stores {
-  const cache: Partial<Stores> = {};
-  const lazy = <K extends keyof Stores>(
-    key: K,
-    make: (db: Db, t: Tables, dialect: Dialect) => Stores[K],
-  ) => ({
-    get: () => (cache[key] ??= make(db, t, dialect)),
-    enumerable: true,
-  });
-  return Object.defineProperties({} as Stores, {
-    organizations: lazy("organizations", organizationStore),
-    websites: lazy("websites", websiteStore),
-    apiKeys: lazy("apiKeys", apiKeyStore),
-    audit: lazy("audit", auditStore),
-    billing: lazy("billing", billingStore),
-    idempotency: lazy("idempotency", idempotencyStore),
-    sourceFiles: lazy("sourceFiles", sourceFileStore),
-    leases: lazy("leases", leaseStore),
-    deployments: lazy("deployments", deploymentStore),
-    cms: lazy("cms", cmsStore),
-    mail: lazy("mail", mailStore),
-    housekeeping: lazy("housekeeping", housekeepingStore),
-    members: lazy("members", memberStore),
-    invitations: lazy("invitations", invitationStore),
-    websiteEditors: lazy("websiteEditors", websiteEditorStore),
-    oauth: lazy("oauth", oauthStore),
-    sessions: lazy("sessions", sessionStore),
-    emailVerifications: lazy("emailVerifications", emailVerificationStore),
-    forms: lazy("forms", formStore),
-  });
+  const stores = {};
+  for (const [name, make] of Object.entries(factories) as [string, StoreFactory][]) {
+    let store: object | undefined;
+    Object.defineProperty(stores, name, { get: () => (store ??= make(db, t, dialect)), enumerable: true });
+  }
+  return stores as Stores;
 }

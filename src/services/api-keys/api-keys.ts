@@ -1,10 +1,10 @@
 import { hashSecret, newSecret } from "../../auth/secrets.ts";
 import type { ApiKeyRecord } from "../../db/stores/api-keys.ts";
 import type { Stores } from "../../db/stores/index.ts";
-import type { Role } from "../../kernel/capabilities.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { isIdShaped, newId } from "../../kernel/ids.ts";
 import type { Principal } from "../../kernel/principal.ts";
+import { roleRank } from "../../kernel/roles.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
 
 /** The public access object: organization-wide or a list of websites. */
@@ -40,8 +40,6 @@ export function projectApiKey(key: ApiKeyRecord, now: number) {
   };
 }
 
-const roleRank: Record<Role, number> = { content_editor: 1, full_editor: 2, admin: 3, owner: 4 };
-
 /**
  * Checks an access object for an organization: its websites must exist there (`not_found` names the field),
  * and it may not exceed the role of the principal granting it.
@@ -53,7 +51,7 @@ export async function checkAccess(
   access: Access,
 ): Promise<void> {
   const grantorRole = principal.grants.find((g) => g.organizationId === organizationId)?.role;
-  if (!grantorRole || roleRank[access.role] > roleRank[grantorRole]) {
+  if (!grantorRole || roleRank(access.role) > roleRank(grantorRole)) {
     throw new ApiError("forbidden", `access.role: '${access.role}' exceeds the role of this credential.`);
   }
   if (access.kind !== "websites") return;

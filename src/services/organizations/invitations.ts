@@ -1,10 +1,10 @@
 import { hashSecret, newSecret } from "../../auth/secrets.ts";
 import { type InvitationRecord, invitationStatus } from "../../db/stores/invitations.ts";
 import type { WebsiteRecord } from "../../db/stores/websites.ts";
-import { type Role, roleRank } from "../../kernel/capabilities.ts";
 import type { ToolContext } from "../../kernel/context.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { newId } from "../../kernel/ids.ts";
+import { type Role, roleRank } from "../../kernel/roles.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
 import { sendInvitationMail } from "./invitation-mail.ts";
 import { requireOwnerFor } from "./members.ts";

@@ -1,10 +1,10 @@
 import type { UserRecord } from "../../db/stores/organizations.ts";
 import type { WebsiteEditorEntry } from "../../db/stores/website-editors.ts";
 import type { WebsiteRecord } from "../../db/stores/websites.ts";
-import { type Role, roleRank } from "../../kernel/capabilities.ts";
 import type { ToolContext } from "../../kernel/context.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { isIdShaped } from "../../kernel/ids.ts";
+import { type Role, roleRank } from "../../kernel/roles.ts";
 import { iso } from "../../kernel/schemas.ts";
 
 type Ctx = ToolContext<unknown>;

@@ -1,7 +1,7 @@
 import type { H3Event } from "h3";
-import { grantHolds } from "../../../kernel/capabilities.ts";
 import { ApiError } from "../../../kernel/errors.ts";
 import { grantsOnWebsite } from "../../../kernel/principal.ts";
+import { grantHolds } from "../../../kernel/roles.ts";
 import type { Platform } from "../../../platform.ts";
 import { badge, type Flash, flash, tabs } from "../../ui/components.ts";
 import { html, raw, type SafeHtml } from "../../ui/html.ts";
@@ -82,8 +82,7 @@ export async function websiteContext(platform: Platform, event: H3Event): Promis
   const can = (operationId: string) => {
     const tool = platform.registry.byOperationId(operationId);
     return (
-      tool !== undefined &&
-      grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.capability))
+      tool !== undefined && grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.access))
     );
   };
   const base = orgPath(ctx, `/websites/${encodeURIComponent(website.id)}`);

@@ -1,0 +1,117 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from "@aws-sdk/client-s3";
+import { type BlobStore, sha256Hex } from "./index.ts";
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * A put of a blob last put within this window skips the upload: the sweep spares blobs put within the last
+ * hour, so the blob stays for far longer than the caller needs to reference it.
+ */
+const FRESH_MS = 5 * 60 * 1000;
+
+export interface S3BlobStoreOptions {
+  bucket: string;
+  /** Key prefix without a trailing slash ("" for the bucket's root). */
+  prefix: string;
+  /** Extra client settings (endpoint, region, credentials); the standard AWS variables fill the rest. */
+  client?: S3ClientConfig;
+}
+
+/**
+ * Blobs as objects `<prefix>/<sha256>` of an S3-compatible bucket (AWS S3, MinIO, R2), addressed path-style.
+ * An object's `LastModified` is its last put: a put of a blob not put within the last minutes uploads it
+ * again, which renews it (copying an object onto itself does not on every server). A PUT is atomic, so no
+ * temporary objects are ever left behind. The sweep checks `LastModified` and then deletes: a put landing
+ * between the two (milliseconds, against a grace period of an hour) is the one race it does not close.
+ */
+export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
+  const client = new S3Client({
+    forcePathStyle: true,
+    region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? "us-east-1",
+    endpoint: process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL,
+    // S3-compatible servers differ in their support of the newer checksum headers; send them only when needed.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    ...options.client,
+  });
+  const Bucket = options.bucket;
+  const base = options.prefix ? `${options.prefix}/` : "";
+  const keyOf = (sha256: string) => `${base}${sha256}`;
+  const head = async (sha256: string) => {
+    try {
+      return await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(sha256) }));
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  };
+  return {
+    async put(bytes) {
+      const sha256 = sha256Hex(bytes);
+      const present = await head(sha256);
+      if (present?.LastModified && present.LastModified.getTime() > Date.now() - FRESH_MS) return sha256;
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: keyOf(sha256),
+          Body: bytes,
+          ContentLength: bytes.byteLength,
+          ContentType: "application/octet-stream",
+        }),
+      );
+      return sha256;
+    },
+    async get(sha256) {
+      if (!SHA256.test(sha256)) return undefined;
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(sha256) }));
+        return object.Body ? await object.Body.transformToByteArray() : new Uint8Array();
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+    async has(sha256) {
+      return SHA256.test(sha256) && (await head(sha256)) !== undefined;
+    },
+    async sweepTemporaryFiles() {
+      return 0;
+    },
+    async *listStale(before) {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: base, ContinuationToken, MaxKeys: 500 }),
+        );
+        const names = (page.Contents ?? [])
+          .filter((object) => (object.LastModified?.getTime() ?? before) < before)
+          .map((object) => (object.Key ?? "").slice(base.length))
+          .filter((name) => SHA256.test(name));
+        if (names.length) yield names;
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+    async removeStale(sha256, before) {
+      if (!SHA256.test(sha256)) return false;
+      const present = await head(sha256);
+      if (!present || (present.LastModified?.getTime() ?? before) >= before) return false;
+      await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(sha256) }));
+      return true;
+    },
+  };
+}
+
+function isMissing(error: unknown): boolean {
+  const failure = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return (
+    failure.name === "NoSuchKey" || failure.name === "NotFound" || failure.$metadata?.httpStatusCode === 404
+  );
+}

@@ -1,0 +1,7 @@
+import { defineGroup } from "../../src/kernel/define-tool.ts";
+
+export const auditLogGroup = defineGroup({
+  tag: "Audit log",
+  description: "The organization's record of every mutation and refused call, newest first.",
+  defaults: { access: "admin" },
+});

@@ -1,0 +1,20 @@
+import { defineGroup } from "../../src/kernel/define-tool.ts";
+
+export const cmsCollectionsGroup = defineGroup({
+  tag: "CMS collections",
+  description: "A website's content collections: named, typed sets of items its pages read.",
+  defaults: { access: "full_editor" },
+});
+
+export const cmsFieldsGroup = defineGroup({
+  tag: "CMS fields",
+  description: "The fields of a CMS collection: their keys, types and validation.",
+  defaults: { access: "full_editor" },
+});
+
+export const cmsItemsGroup = defineGroup({
+  tag: "CMS items",
+  description:
+    "The items of a CMS collection: create, query, update, publish, archive and reorder, one at a time or in bulk.",
+  defaults: { access: "content_editor" },
+});

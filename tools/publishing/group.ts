@@ -1,0 +1,8 @@
+import { defineGroup } from "../../src/kernel/define-tool.ts";
+
+export const publishingGroup = defineGroup({
+  tag: "Publishing",
+  description:
+    "Check and publish a website's draft, its deployments and rollback, and links that preview the draft.",
+  defaults: { access: "full_editor" },
+});
