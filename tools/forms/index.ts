@@ -1,6 +1,9 @@
 // The forms operations, listed explicitly (tools/index.ts gathers every group).
 import type { Tool } from "../../src/kernel/define-tool.ts";
 import formsList from "./list.ts";
+import formsRecipientsAdd from "./recipients-add.ts";
+import formsRecipientsList from "./recipients-list.ts";
+import formsRecipientsRemove from "./recipients-remove.ts";
 import formsSettingsUpdate from "./settings-update.ts";
 import formsSubmissionsDelete from "./submissions-delete.ts";
 import formsSubmissionsExport from "./submissions-export.ts";
@@ -16,4 +19,7 @@ export const formsTools: readonly Tool[] = [
   formsSubmissionsDelete,
   formsSubmissionsExport,
   formsSettingsUpdate,
+  formsRecipientsList,
+  formsRecipientsAdd,
+  formsRecipientsRemove,
 ];
