@@ -2,6 +2,7 @@ import { tools } from "../tools/index.ts";
 import { type BlobStore, createBlobStore } from "./blobs/index.ts";
 import type { Database } from "./db/database.ts";
 import type { SandboxLimits } from "./framework/types.ts";
+import { withoutQueryParameters } from "./kernel/log-safety.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
@@ -27,6 +28,8 @@ export interface PlatformConfig {
    * `serve` only with `SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS=1`. Off, client ids must be public https URLs.
    */
   allowLoopbackClientIds: boolean;
+  /** Asset imports by URL may fetch from loopback addresses: tests only, never a real server. */
+  allowLoopbackImports?: boolean;
   /** Trust `X-Forwarded-For` for the client IP (behind a proxy). */
   trustProxy: boolean;
   /** Largest JSON request body in bytes (REST, `/app-api`, MCP); larger ones get 413. */
@@ -115,7 +118,7 @@ export interface PlatformOptions {
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const config = { ...defaultConfig(), ...options.config };
   const { localBillingProvider } = await import("./services/billing/local-provider.ts");
-  const log = options.log ?? { info: console.log, error: console.error };
+  const log = withoutQueryParameters(options.log ?? { info: console.log, error: console.error });
   const transport = config.smtpUrl ? await smtpTransport(config.smtpUrl) : consoleTransport(log);
   return {
     db: options.db,

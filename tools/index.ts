@@ -3,6 +3,7 @@
 import type { Tool } from "../src/kernel/define-tool.ts";
 import { accountsTools } from "./accounts/index.ts";
 import { apiKeysTools } from "./api-keys/index.ts";
+import { assetsTools } from "./assets/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
@@ -23,6 +24,7 @@ export const tools: readonly Tool[] = [
   ...publishingTools,
   ...cmsTools,
   ...formsTools,
+  ...assetsTools,
   ...billingTools,
   ...accountsTools,
 ];

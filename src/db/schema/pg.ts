@@ -47,6 +47,7 @@ export const {
   formSubmissionFiles,
   formSettings,
   formRecipients,
+  assets,
 } = tables;
 
 /** Shared token buckets (PostgreSQL only: SQLite keeps buckets in process). Refilled by the database clock. */

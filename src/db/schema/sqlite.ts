@@ -47,6 +47,7 @@ export const {
   formSubmissionFiles,
   formSettings,
   formRecipients,
+  assets,
 } = tables;
 
 type Unexported = Exclude<keyof Tables, keyof typeof self>;

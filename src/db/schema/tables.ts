@@ -2,6 +2,7 @@
 // ./pg.ts. docs/contributing.md ("Adding a table") says how to add one.
 import type { PgTable } from "drizzle-orm/pg-core";
 import { accountTables } from "./accounts.ts";
+import { assetTables } from "./assets.ts";
 import { cmsTables } from "./cms.ts";
 import { type Columns, pgColumns } from "./columns.ts";
 import { coreTables } from "./core.ts";
@@ -18,6 +19,7 @@ export function defineTables(c: Columns) {
     ...sourceCode,
     ...cmsTables(c, core),
     ...formTables(c, core, sourceCode),
+    ...assetTables(c, core),
   };
 }
 

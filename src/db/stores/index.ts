@@ -1,5 +1,6 @@
 import type { Db, Dialect, Tables } from "../types.ts";
 import { apiKeyStore } from "./api-keys.ts";
+import { assetStore } from "./assets.ts";
 import { auditStore } from "./audit.ts";
 import { billingStore } from "./billing.ts";
 import { cmsStore } from "./cms.ts";
@@ -43,6 +44,7 @@ const factories = {
   sessions: sessionStore,
   emailVerifications: emailVerificationStore,
   forms: formStore,
+  assets: assetStore,
 } satisfies Record<string, StoreFactory>;
 
 /** Every aggregate's store, bound to one connection or transaction. */
