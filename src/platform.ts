@@ -6,6 +6,7 @@ import { withoutQueryParameters } from "./kernel/log-safety.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
+import { type DomainConfig, defaultDomainConfig } from "./services/domains/config.ts";
 import { defaultFormLimits, type FormLimits } from "./services/forms/limits.ts";
 
 /** Where the platform is reached and what it trusts. */
@@ -60,6 +61,8 @@ export interface PlatformConfig {
   mailFrom: string;
   /** SMTP server for platform mail (`smtp://user:pass@host:587`); without one, mail goes to the console (dev). */
   smtpUrl?: string;
+  /** Custom domains and slug renames (see docs/domains.md). */
+  domains: DomainConfig;
 }
 
 export interface Logger {
@@ -102,6 +105,7 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
     perForm: { capacity: 200, refillPerSecond: 5 },
   },
   mailFrom: "Sitewright <no-reply@localhost>",
+  domains: defaultDomainConfig(),
 });
 
 export interface PlatformOptions {

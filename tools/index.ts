@@ -7,6 +7,7 @@ import { assetsTools } from "./assets/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
+import { domainsTools } from "./domains/index.ts";
 import { formsTools } from "./forms/index.ts";
 import { organizationsTools } from "./organizations/index.ts";
 import { publishingTools } from "./publishing/index.ts";
@@ -25,6 +26,7 @@ export const tools: readonly Tool[] = [
   ...cmsTools,
   ...formsTools,
   ...assetsTools,
+  ...domainsTools,
   ...billingTools,
   ...accountsTools,
 ];

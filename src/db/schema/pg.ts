@@ -48,6 +48,8 @@ export const {
   formSettings,
   formRecipients,
   assets,
+  websiteDomains,
+  websiteSlugRedirects,
 } = tables;
 
 /** Shared token buckets (PostgreSQL only: SQLite keeps buckets in process). Refilled by the database clock. */

@@ -48,6 +48,8 @@ export const {
   formSettings,
   formRecipients,
   assets,
+  websiteDomains,
+  websiteSlugRedirects,
 } = tables;
 
 type Unexported = Exclude<keyof Tables, keyof typeof self>;

@@ -6,6 +6,7 @@ import { assetTables } from "./assets.ts";
 import { cmsTables } from "./cms.ts";
 import { type Columns, pgColumns } from "./columns.ts";
 import { coreTables } from "./core.ts";
+import { domainTables } from "./domains.ts";
 import { formTables } from "./forms.ts";
 import { sourceCodeTables } from "./source-code.ts";
 
@@ -20,6 +21,7 @@ export function defineTables(c: Columns) {
     ...cmsTables(c, core),
     ...formTables(c, core, sourceCode),
     ...assetTables(c, core),
+    ...domainTables(c, core),
   };
 }
 

@@ -5,6 +5,7 @@ import { auditStore } from "./audit.ts";
 import { billingStore } from "./billing.ts";
 import { cmsStore } from "./cms.ts";
 import { deploymentStore } from "./deployments.ts";
+import { domainStore } from "./domains.ts";
 import { emailVerificationStore } from "./email-verifications.ts";
 import { formStore } from "./forms.ts";
 import { housekeepingStore } from "./housekeeping.ts";
@@ -45,6 +46,7 @@ const factories = {
   emailVerifications: emailVerificationStore,
   forms: formStore,
   assets: assetStore,
+  domains: domainStore,
 } satisfies Record<string, StoreFactory>;
 
 /** Every aggregate's store, bound to one connection or transaction. */
