@@ -123,6 +123,7 @@ async function dev(args: string[]) {
   shutdownOn(async () => {
     stopHousekeeping();
     await server.close();
+    await platform.analytics.close();
     await db.close();
   });
 }
@@ -195,6 +196,7 @@ async function serveFromEnv(args: string[]) {
   shutdownOn(async () => {
     stopHousekeeping();
     await server.close();
+    await platform.analytics.close();
     await db.close();
   });
 }

@@ -5,6 +5,7 @@ import type { SandboxLimits } from "./framework/types.ts";
 import { withoutQueryParameters } from "./kernel/log-safety.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
+import { type Collector, type CollectorOptions, createCollector } from "./services/analytics/collector.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 import { type DomainConfig, defaultDomainConfig } from "./services/domains/config.ts";
 import { defaultFormLimits, type FormLimits } from "./services/forms/limits.ts";
@@ -63,6 +64,8 @@ export interface PlatformConfig {
   smtpUrl?: string;
   /** Custom domains and slug renames (see docs/domains.md). */
   domains: DomainConfig;
+  /** How long raw analytics events are kept, in months (hourly rollups are kept for good). */
+  analyticsRawRetentionMonths: number;
 }
 
 export interface Logger {
@@ -80,6 +83,8 @@ export interface Platform {
   billing: BillingProvider;
   /** Platform mail (invitations, password resets), recorded in the outbox. */
   mail: Mailer;
+  /** Live-site traffic, recorded in batches; `close()` on shutdown writes what is queued. */
+  analytics: Collector;
   log: Logger;
 }
 
@@ -106,6 +111,7 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
   },
   mailFrom: "Sitewright <no-reply@localhost>",
   domains: defaultDomainConfig(),
+  analyticsRawRetentionMonths: 13,
 });
 
 export interface PlatformOptions {
@@ -117,6 +123,7 @@ export interface PlatformOptions {
   billing?: BillingProvider;
   mail?: Mailer;
   log?: Logger;
+  analytics?: Omit<CollectorOptions, "log">;
 }
 
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
@@ -137,6 +144,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     config,
     billing: options.billing ?? localBillingProvider({ appUrl: config.appUrl }),
     mail: options.mail ?? createMailer({ db: options.db, from: config.mailFrom, transport }),
+    analytics: createCollector(options.db, { ...options.analytics, log }),
     log,
   };
 }

@@ -2,6 +2,7 @@
 // from this list.
 import type { Tool } from "../src/kernel/define-tool.ts";
 import { accountsTools } from "./accounts/index.ts";
+import { analyticsTools } from "./analytics/index.ts";
 import { apiKeysTools } from "./api-keys/index.ts";
 import { assetsTools } from "./assets/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";
@@ -24,6 +25,7 @@ export const tools: readonly Tool[] = [
   ...sourceCodeTools,
   ...publishingTools,
   ...cmsTools,
+  ...analyticsTools,
   ...formsTools,
   ...assetsTools,
   ...domainsTools,

@@ -5,6 +5,7 @@ import type { WebsiteRecord } from "../db/stores/websites.ts";
 import type { CmsProvider } from "../framework/types.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../platform.ts";
+import { recordPageView } from "../services/analytics/hits.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
 import { ASSET_PATH, serveAsset } from "./assets.ts";
@@ -111,6 +112,13 @@ function splitPath(url: string): { pathname: string; search: string } {
   return { pathname: parsed.pathname, search: parsed.search };
 }
 
+/** The client address on the fast path: the socket's, or the first `X-Forwarded-For` hop behind a trusted proxy. */
+function nodeClientIp(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
+  const first = typeof forwarded === "string" ? forwarded.split(",")[0]!.trim() : "";
+  return first || req.socket.remoteAddress || "unknown";
+}
+
 const ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-";
 let idPool = Buffer.alloc(0);
 let idOffset = 0;
@@ -196,13 +204,15 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       : undefined;
 
   /** A live site's reply. The pointer is read on every request: a publish or rollback is seen at once, on every node. */
-  async function live(request: RequestLike, slug: string, host: string): Promise<Reply> {
+  async function live(request: RequestLike, slug: string, host: string, ip: string): Promise<Reply> {
     const assetPath = ASSET_PATH.exec(request.pathname);
     if (assetPath) return asset(request, slug, assetPath[1]!);
     const site = await liveSite(slug);
     if (!site) return platformPage(pages.siteNotFound(host), request.method);
     if (isFormPath(request.pathname)) return forms.get(request, site.websiteId);
-    return respond(request, deploymentSource(site.deploymentId), livePolicy, caches);
+    const reply = await respond(request, deploymentSource(site.deploymentId), livePolicy, caches);
+    recordPageView(platform.analytics, site.websiteId, host, request, reply, ip);
+    return reply;
   }
 
   /** A form post to a live site. */
@@ -321,7 +331,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       try {
         return toResponse(
           address.kind === "live"
-            ? await live(requestOf(event), address.slug, hostOf(event))
+            ? await live(requestOf(event), address.slug, hostOf(event), ip)
             : await preview(event, address, ip),
         );
       } catch (error) {
@@ -340,7 +350,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
         headers: { get: (name) => (req.headers[name] as string | undefined) ?? null },
       };
       const requestId = fastRequestId();
-      live(request, address.slug, host!)
+      live(request, address.slug, host!, nodeClientIp(req, platform.config.trustProxy))
         .catch((error: unknown) => failed(error, method))
         .then((reply) => {
           const raw: string[] = ["x-request-id", requestId];
