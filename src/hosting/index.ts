@@ -9,6 +9,7 @@ import { recordPageView } from "../services/analytics/hits.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
 import { ASSET_PATH, serveAsset } from "./assets.ts";
+import { customAddress, customHostMatcher, domainTarget, redirectReply, slugTarget } from "./domains.ts";
 import { formEndpoint, isFormPath } from "./forms.ts";
 import { type SiteAddress, siteHostMatcher } from "./host.ts";
 import { WeightedLru } from "./lru.ts";
@@ -54,6 +55,8 @@ export interface HostingOptions {
 export interface Hosting {
   /** The site a request addresses by its Host header; undefined for the API/app host and any other host. */
   match(event: H3Event): SiteAddress | undefined;
+  /** `match`, then a custom domain of a website by its Host (one indexed read for hosts that could be one). */
+  resolve(event: H3Event): Promise<SiteAddress | undefined>;
   /** Answers a request for `address` (never throws: failures become a 500 page). */
   serve(event: H3Event, address: SiteAddress, ip: string): Promise<Response>;
   /**
@@ -136,6 +139,7 @@ function fastRequestId(): string {
 
 export function createHosting(platform: Platform, options: HostingOptions = {}): Hosting {
   const matchHost = siteHostMatcher(platform.config.sitesDomain);
+  const matchCustom = customHostMatcher(platform);
   const caches = new ByteCaches({ ...defaultCacheLimits, ...options.cache });
   const outputs = new WeightedLru<string, ServedFile>(OUTPUT_ENTRIES, 1);
   const secret = previewSecret(platform.config.previewSecret);
@@ -193,33 +197,44 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     return serveAsset(request, found, load, caches, extra);
   }
 
-  /** The live site of `slug`: its website and published deployment, or undefined when nothing is published. */
-  const liveSite = async (slug: string) =>
-    isSlug(slug)
+  /** What a live host serves: a redirect, nothing, or a website and its published deployment. */
+  const liveTarget = async (address: SiteAddress) => {
+    const now = Date.now();
+    return address.kind === "custom"
       ? await platform.db.read(async (s) => {
-          const website = await s.websites.getBySlug(slug);
-          const deploymentId = website ? await s.deployments.publishedId(website.id) : null;
-          return website && deploymentId ? { websiteId: website.id, deploymentId } : undefined;
+          const record = await s.domains.byHostname(address.hostname!);
+          return record ? domainTarget(platform, s, record, now) : ({ kind: "none" } as const);
         })
-      : undefined;
+      : isSlug(address.slug)
+        ? await platform.db.read((s) => slugTarget(platform, s, address.slug, now))
+        : ({ kind: "none" } as const);
+  };
 
-  /** A live site's reply. The pointer is read on every request: a publish or rollback is seen at once, on every node. */
-  async function live(request: RequestLike, slug: string, host: string, ip: string): Promise<Reply> {
+  /**
+   * A live site's reply, by platform subdomain or custom domain. The pointer is read on every request: a publish
+   * or rollback is seen at once, on every node; so are primary domains and redirects.
+   */
+  async function live(request: RequestLike, address: SiteAddress, host: string, ip: string): Promise<Reply> {
     const assetPath = ASSET_PATH.exec(request.pathname);
-    if (assetPath) return asset(request, slug, assetPath[1]!);
-    const site = await liveSite(slug);
-    if (!site) return platformPage(pages.siteNotFound(host), request.method);
-    if (isFormPath(request.pathname)) return forms.get(request, site.websiteId);
-    const reply = await respond(request, deploymentSource(site.deploymentId), livePolicy, caches);
-    recordPageView(platform.analytics, site.websiteId, host, request, reply, ip);
+    if (assetPath && address.kind === "live") return asset(request, address.slug, assetPath[1]!);
+    const target = await liveTarget(address);
+    if (target.kind === "redirect") return redirectReply(target.origin, request.pathname, request.search);
+    if (target.kind === "none") return platformPage(pages.siteNotFound(host), request.method);
+    if (assetPath) return asset(request, target.slug, assetPath[1]!);
+    if (!target.deploymentId) return platformPage(pages.siteNotFound(host), request.method);
+    if (isFormPath(request.pathname)) return forms.get(request, target.websiteId);
+    const reply = await respond(request, deploymentSource(target.deploymentId), livePolicy, caches);
+    recordPageView(platform.analytics, target.websiteId, host, request, reply, ip);
     return reply;
   }
 
-  /** A form post to a live site. */
-  async function livePost(event: H3Event, slug: string, ip: string): Promise<Reply> {
-    const site = await liveSite(slug);
-    if (!site) return platformPage(pages.siteNotFound(hostOf(event)), event.req.method);
-    return forms.post(event, site, ip);
+  /** A form post to a live site (a custom domain's too; a redirecting host does not redirect a post). */
+  async function livePost(event: H3Event, address: SiteAddress, ip: string): Promise<Reply> {
+    const target = await liveTarget(address);
+    if (target.kind !== "serve" || !target.deploymentId) {
+      return platformPage(pages.siteNotFound(hostOf(event)), event.req.method);
+    }
+    return forms.post(event, { websiteId: target.websiteId, deploymentId: target.deploymentId }, ip);
   }
 
   async function preview(event: H3Event, address: SiteAddress, ip: string): Promise<Reply> {
@@ -315,12 +330,21 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
   return {
     caches,
     match: (event) => matchHost(hostOf(event)),
+    async resolve(event) {
+      const host = hostOf(event);
+      const address = matchHost(host);
+      if (address) return address;
+      const hostname = matchCustom(host);
+      if (!hostname) return undefined;
+      const found = await platform.db.read((s) => s.domains.byHostname(hostname));
+      return found ? customAddress(hostname) : undefined;
+    },
     async serve(event, address, ip) {
       const { method } = event.req;
       const extra = address.kind === "preview" ? PREVIEW_HEADERS : {};
-      if (method === "POST" && address.kind === "live" && isFormPath(event.url.pathname)) {
+      if (method === "POST" && address.kind !== "preview" && isFormPath(event.url.pathname)) {
         try {
-          return toResponse(await livePost(event, address.slug, ip));
+          return toResponse(await livePost(event, address, ip));
         } catch (error) {
           return toResponse(failed(error, method));
         }
@@ -330,8 +354,8 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       }
       try {
         return toResponse(
-          address.kind === "live"
-            ? await live(requestOf(event), address.slug, hostOf(event), ip)
+          address.kind !== "preview"
+            ? await live(requestOf(event), address, hostOf(event), ip)
             : await preview(event, address, ip),
         );
       } catch (error) {
@@ -350,7 +374,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
         headers: { get: (name) => (req.headers[name] as string | undefined) ?? null },
       };
       const requestId = fastRequestId();
-      live(request, address.slug, host!, nodeClientIp(req, platform.config.trustProxy))
+      live(request, address, host!, nodeClientIp(req, platform.config.trustProxy))
         .catch((error: unknown) => failed(error, method))
         .then((reply) => {
           const raw: string[] = ["x-request-id", requestId];
