@@ -225,12 +225,17 @@ export class SandboxPool {
         });
       };
       // The hard stop: whatever runs in the worker, the thread is terminated past this point.
+      // Past the hard timeout the thread is terminated, whatever runs in it. The stop waits one turn of the
+      // event loop (setImmediate runs after the poll phase) so that a progress message the worker posted
+      // before it got stuck is read first: on a starved parent the timer and that message come due together.
       const timer = setTimeout(() => {
         slot.dead = true;
-        void worker.terminate();
-        finish({
-          outcome: { pages: [], problems: [], logs: [], limit: { kind: "time", ...current } },
-          recycle: true,
+        setImmediate(() => {
+          void worker.terminate();
+          finish({
+            outcome: { pages: [], problems: [], logs: [], limit: { kind: "time", ...current } },
+            recycle: true,
+          });
         });
       }, pending.job.timeLimitMs + HARD_TIMEOUT_GRACE_MS);
       worker.on("message", onMessage);
