@@ -4,6 +4,7 @@ import type { H3Event } from "h3";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
 import type { CmsProvider } from "../framework/types.ts";
 import { ApiError } from "../kernel/errors.ts";
+import { currentRequestId, noteOperation, reportFailure } from "../kernel/request-scope.ts";
 import type { Platform } from "../platform.ts";
 import { recordPageView } from "../services/analytics/hits.ts";
 import { storeProvider } from "../services/cms/provider.ts";
@@ -323,7 +324,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
   }
 
   const failed = (error: unknown, method: string, extra: Record<string, string> = {}): Reply => {
-    platform.log.error("hosting", error);
+    reportFailure(platform.log, "hosting", error);
     return platformPage(pages.serverError(), method, extra);
   };
 
@@ -342,6 +343,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     async serve(event, address, ip) {
       const { method } = event.req;
       const extra = address.kind === "preview" ? PREVIEW_HEADERS : {};
+      noteOperation(address.kind === "preview" ? "hosting.preview" : "hosting");
       if (method === "POST" && address.kind !== "preview" && isFormPath(event.url.pathname)) {
         try {
           return toResponse(await livePost(event, address, ip));
@@ -373,7 +375,8 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
         ...splitPath(url),
         headers: { get: (name) => (req.headers[name] as string | undefined) ?? null },
       };
-      const requestId = fastRequestId();
+      const requestId = currentRequestId(fastRequestId);
+      noteOperation("hosting");
       live(request, address, host!, nodeClientIp(req, platform.config.trustProxy))
         .catch((error: unknown) => failed(error, method))
         .then((reply) => {
