@@ -5,9 +5,12 @@ import type { SandboxLimits } from "./framework/types.ts";
 import { withoutQueryParameters } from "./kernel/log-safety.ts";
 import { createRegistry, type Registry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
+import type { RequestLine } from "./observability/log.ts";
+import { createMetrics, type Metrics } from "./observability/metrics.ts";
 import { type Collector, type CollectorOptions, createCollector } from "./services/analytics/collector.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 import { type DomainConfig, defaultDomainConfig } from "./services/domains/config.ts";
+import { defaultFormLimits, type FormLimits } from "./services/forms/limits.ts";
 
 /** Where the platform is reached and what it trusts. */
 export interface PlatformConfig {
@@ -50,10 +53,19 @@ export interface PlatformConfig {
    * `SITEWRIGHT_PREVIEW_SECRET`, else one random secret per process.
    */
   previewSecret?: string;
+  /** Caps of one submission to a hosted form (whole body, each file, number of files, each value). */
+  formLimits: FormLimits;
+  /**
+   * Token buckets of hosted form posts, separate from the API's: per visitor IP and website, and per form.
+   * A post finding either empty gets 429 and is not stored.
+   */
+  formBuckets: Record<"perIp" | "perForm", { capacity: number; refillPerSecond: number }>;
   /** Sender of platform mail. */
   mailFrom: string;
   /** SMTP server for platform mail (`smtp://user:pass@host:587`); without one, mail goes to the console (dev). */
   smtpUrl?: string;
+  /** Bearer token of `/metrics`; without one `/metrics` is not served. */
+  metricsToken?: string;
   /** Custom domains and slug renames (see docs/domains.md). */
   domains: DomainConfig;
   /** How long raw analytics events are kept, in months (hourly rollups are kept for good). */
@@ -63,6 +75,8 @@ export interface PlatformConfig {
 export interface Logger {
   info(message: string, ...details: unknown[]): void;
   error(message: string, ...details: unknown[]): void;
+  /** The one line of an answered request (see docs/operations.md); loggers without it write none. */
+  request?(line: RequestLine): void;
 }
 
 /** Everything a request needs, built once per process. */
@@ -78,6 +92,9 @@ export interface Platform {
   /** Live-site traffic, recorded in batches; `close()` on shutdown writes what is queued. */
   analytics: Collector;
   log: Logger;
+  metrics: Metrics;
+  /** Set when the node shuts down: `/readyz` answers 503 and responses close their connections. */
+  lifecycle: { draining: boolean };
 }
 
 export const defaultConfig = (port = 8787): PlatformConfig => ({
@@ -96,6 +113,11 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
     standard: { capacity: 2000, refillPerSecond: 100 },
     expensive: { capacity: 200, refillPerSecond: 20 },
   },
+  formLimits: defaultFormLimits,
+  formBuckets: {
+    perIp: { capacity: 10, refillPerSecond: 0.2 },
+    perForm: { capacity: 200, refillPerSecond: 5 },
+  },
   mailFrom: "Sitewright <no-reply@localhost>",
   domains: defaultDomainConfig(),
   analyticsRawRetentionMonths: 13,
@@ -104,8 +126,12 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
 export interface PlatformOptions {
   db: Database;
   blobs?: BlobStore;
-  /** Folder for local state (blobs default to `<dataDir>/blobs`, or SITEWRIGHT_BLOB_ROOT). */
+  /** Folder for local state (blobs default to `<dataDir>/blobs`). */
   dataDir?: string;
+  /** Folder of the blob store when `blobs` is not given (the CLI reads it from the environment). */
+  blobRoot?: string;
+  /** Location of the blob store (`s3://bucket/prefix`, `file:///folder`), before `blobRoot` (see createBlobStore). */
+  blobUrl?: string;
   config?: Partial<PlatformConfig>;
   billing?: BillingProvider;
   mail?: Mailer;
@@ -123,8 +149,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     blobs:
       options.blobs ??
       (await createBlobStore({
-        blobUrl: process.env.SITEWRIGHT_BLOB_URL,
-        blobRoot: process.env.SITEWRIGHT_BLOB_ROOT,
+        blobUrl: options.blobUrl,
+        blobRoot: options.blobRoot,
         dataDir: options.dataDir ?? ".sitewright",
       })),
     registry: createRegistry(tools),
@@ -133,5 +159,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     mail: options.mail ?? createMailer({ db: options.db, from: config.mailFrom, transport }),
     analytics: createCollector(options.db, { ...options.analytics, log }),
     log,
+    metrics: createMetrics(options.db),
+    lifecycle: { draining: false },
   };
 }

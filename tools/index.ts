@@ -10,6 +10,7 @@ import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
 import { documentationTools } from "./documentation/index.ts";
 import { domainsTools } from "./domains/index.ts";
+import { formsTools } from "./forms/index.ts";
 import { organizationsTools } from "./organizations/index.ts";
 import { publishingTools } from "./publishing/index.ts";
 import { sourceCodeTools } from "./source-code/index.ts";
@@ -26,6 +27,7 @@ export const tools: readonly Tool[] = [
   ...publishingTools,
   ...cmsTools,
   ...analyticsTools,
+  ...formsTools,
   ...assetsTools,
   ...domainsTools,
   ...billingTools,

@@ -4,6 +4,7 @@ import { hashSecret } from "../auth/secrets.ts";
 import type { Stores } from "../db/stores/index.ts";
 import type { OAuthClientRecord } from "../db/stores/oauth.ts";
 import { newId } from "../kernel/ids.ts";
+import { reportFailure } from "../kernel/request-scope.ts";
 import type { Platform } from "../platform.ts";
 import { ClientProblem, isMetadataDocumentId, resolveClient } from "./clients.ts";
 import { failureResponse, OAuthProblem, oauthJson, problemResponse, readForm } from "./http.ts";
@@ -47,7 +48,7 @@ export async function tokenEndpoint(platform: Platform, event: H3Event): Promise
   } catch (error) {
     const answer = failureResponse(error);
     if (answer) return answer;
-    platform.log.error("oauth token endpoint", error);
+    reportFailure(platform.log, "oauth token endpoint", error);
     return oauthJson({ error: "server_error", error_description: "The token could not be issued." }, 500);
   }
 }
