@@ -17,7 +17,8 @@ export async function readCmsContent(
   websiteId: string,
   mode: BuildMode,
 ): Promise<CmsContent> {
-  const content: CmsContent = { mode, collections: [] };
+  const website = await stores.websites.get(websiteId);
+  const content: CmsContent = { mode, organizationId: website?.organizationId ?? "", collections: [] };
   for (const collection of await stores.cms.listCollections(websiteId)) {
     const fields = await stores.cms.listFields(collection.id);
     const rows = await stores.cms.listItems(collection.id, { published: mode === "publish" });
@@ -38,6 +39,8 @@ export async function readCmsSnapshot(
 /** A website's CMS rows as one read took them; `cmsSnapshotOf` makes the build's snapshot of them. */
 export interface CmsContent {
   mode: BuildMode;
+  /** The website's organization: its richText renders in that organization's turn (see markdown-pool.ts). */
+  organizationId: string;
   collections: { slug: string; fields: CmsFieldRecord[]; rows: CmsItemRecord[] }[];
 }
 
@@ -53,6 +56,7 @@ export async function cmsSnapshotOf(content: CmsContent): Promise<CmsSnapshot> {
     await warmRichText(
       fields,
       rows.map((row) => valuesOf(row)),
+      content.organizationId,
     );
     snapshot[slug] = [...rows].sort(byManualOrder).map((row): CmsItem => {
       const values = valuesOf(row);
