@@ -9,6 +9,7 @@ import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
 import { domainsTools } from "./domains/index.ts";
+import { formsTools } from "./forms/index.ts";
 import { organizationsTools } from "./organizations/index.ts";
 import { publishingTools } from "./publishing/index.ts";
 import { sourceCodeTools } from "./source-code/index.ts";
@@ -25,6 +26,7 @@ export const tools: readonly Tool[] = [
   ...publishingTools,
   ...cmsTools,
   ...analyticsTools,
+  ...formsTools,
   ...assetsTools,
   ...domainsTools,
   ...billingTools,
