@@ -120,8 +120,9 @@ describe("Markdown worker fairness", () => {
     const html = await renderMarkdownOffThread(`# Other\n\n${"word ".repeat(100)}`, "org-other");
     const waited = performance.now() - started;
     expect(html).toContain("<h1>Other</h1>");
-    // At most the flooding organization's running text stood ahead of it.
-    expect(waited).toBeLessThan(MARKDOWN_TIME_LIMIT_MS + 1_500);
+    // At most the flooding organization's running text stood ahead of it (plus a new worker's start on a busy
+    // machine); in one shared line it would wait for all of them, over 30 seconds.
+    expect(waited).toBeLessThan(MARKDOWN_TIME_LIMIT_MS + 3_000);
     await closeMarkdownPool();
     const outcomes = await Promise.all(flood);
     // One running and MARKDOWN_MAX_WAITING waiting were accepted; the rest were refused at once.
