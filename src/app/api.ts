@@ -52,7 +52,7 @@ export async function appPrincipal(platform: Platform, request: Request, ip: str
 
 /** Registers the same-origin API: every operation at its REST path under `/app-api/v1`, audited as the user. */
 export function registerAppApi(app: H3, platform: Platform): void {
-  registerOperationRoutes(app, platform, APP_API_PREFIX, (event) =>
+  registerOperationRoutes(app, platform, APP_API_PREFIX, "app", (event) =>
     appPrincipal(platform, event.req, clientIp(event, platform)),
   );
   app.all(`${APP_API_PREFIX}/**`, unmatchedOperation(platform, APP_API_PREFIX));

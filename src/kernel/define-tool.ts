@@ -46,6 +46,16 @@ export interface HttpBinding {
 
 export type AnyObject = z.ZodObject<z.ZodRawShape>;
 
+/** Input fields naming a tool's scope (see `ToolDefinition.scope`). */
+export interface ToolScope<K extends string = string> {
+  websiteId?: K;
+  organizationId?: K;
+  filterOnly?: readonly K[];
+}
+
+/** Input field names that always denote a scope, so a tool must say what it does with them. */
+const scopeNames = ["websiteId", "organizationId"] as const;
+
 /** One operation, authored once and projected as an MCP tool, a REST route and an OpenAPI operation. */
 export interface ToolDefinition<
   I extends AnyObject = AnyObject,
@@ -72,11 +82,19 @@ export interface ToolDefinition<
   cost?: Cost;
   http: HttpBinding;
   /**
-   * Input fields the pipeline scope-checks before the handler (default both): a `websiteId` must be a website the
-   * principal reaches (else `not_found`), an `organizationId` an organization it has a grant on. Leave a field out
-   * when it is only a filter inside an already scoped query (the audit log's `websiteId`).
+   * What the operation acts on: the input field holding the website (it must be one the principal reaches, else
+   * `not_found`) and the one holding the organization (one it has a grant on), checked before the handler; the
+   * audit entry belongs to the organization they resolve. An input field named `websiteId` or `organizationId`
+   * must be declared here, or listed in `filterOnly` when it only narrows an already scoped query (the audit log's
+   * `websiteId`). Tools without one resolve their organization in the handler (`ctx.access.apiKey`, …).
    */
-  scopeBy?: readonly ("websiteId" | "organizationId")[];
+  scope?: ToolScope<Extract<keyof z.output<I>, string>>;
+  /**
+   * Accepts an `idempotencyKey` input (a mutation only): a repeat with the same key and input within 24 hours
+   * returns the first result instead of running again; the key is per organization (the declared scope's), else
+   * per principal.
+   */
+  idempotency?: true;
   /** False hides the tool from MCP (`tools/list` and `tools/call`): operations performed in the dashboard only. */
   mcp?: boolean;
   /** The audit entry's target for a mutation; defaults to the output's `id` under the operation's resource name. */
@@ -125,6 +143,7 @@ export function defineTool<I extends AnyObject, O extends AnyObject, P = undefin
       `${definition.operationId} declares no access rule and its group '${definition.group.tag}' has no default`,
     );
   }
+  checkDeclarations(definition as unknown as ToolDefinition);
   const { defaults } = definition.group;
   return {
     ...(definition as unknown as ToolDefinition<AnyObject, AnyObject, unknown>),
@@ -133,4 +152,29 @@ export function defineTool<I extends AnyObject, O extends AnyObject, P = undefin
     mcp: definition.mcp ?? defaults.mcp ?? true,
     mcpName,
   };
+}
+
+/** Scope and idempotency are declared, never inferred from field names: an undeclared one fails at definition. */
+function checkDeclarations(definition: ToolDefinition): void {
+  const fail = (message: string) => {
+    throw new Error(`${definition.operationId}: ${message}`);
+  };
+  const fields = Object.keys(definition.input.shape);
+  const { websiteId, organizationId, filterOnly = [] } = definition.scope ?? {};
+  const declared = [websiteId, organizationId, ...filterOnly].filter((name) => name !== undefined);
+  for (const name of declared) {
+    if (!fields.includes(name)) fail(`scope names '${name}', which is not an input field`);
+  }
+  for (const name of scopeNames) {
+    if (fields.includes(name) && !declared.includes(name)) {
+      fail(`input '${name}' must be declared in scope (or in scope.filterOnly when it only filters)`);
+    }
+  }
+  const hasKey = fields.includes("idempotencyKey");
+  if (definition.idempotency && (!hasKey || definition.annotations.readOnly)) {
+    fail("idempotency needs an `idempotencyKey` input field on a mutation");
+  }
+  if (hasKey && !definition.annotations.readOnly && !definition.idempotency) {
+    fail("input 'idempotencyKey' needs `idempotency: true`");
+  }
 }

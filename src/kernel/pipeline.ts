@@ -108,12 +108,10 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
   });
   const scoped = async (stores: Stores) => {
     const access = createAccess(principal, tool, stores);
-    const scopeBy = tool.scopeBy ?? ["websiteId", "organizationId"];
-    if (scopeBy.includes("websiteId") && typeof input.websiteId === "string")
-      await access.website(input.websiteId);
-    if (scopeBy.includes("organizationId") && typeof input.organizationId === "string") {
-      await access.organization(input.organizationId);
-    }
+    const website = scopeValue(tool, input, "websiteId");
+    if (website !== undefined) await access.website(website);
+    const organization = scopeValue(tool, input, "organizationId");
+    if (organization !== undefined) await access.organization(organization);
     return access;
   };
 
@@ -146,7 +144,7 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
   }
 
   const idempotency =
-    typeof input.idempotencyKey === "string"
+    tool.idempotency && typeof input.idempotencyKey === "string"
       ? await claimIdempotency(platform, tool, input, call)
       : undefined;
   if (idempotency?.replay) return idempotency.response;
@@ -189,11 +187,13 @@ function auditEntry(
   };
   const target =
     output && tool.auditTarget ? tool.auditTarget(input, output as Record<string, unknown>) : defaultTarget;
-  const organizationId =
-    resolved.organizationId ?? (output as { organizationId?: string } | undefined)?.organizationId;
+  if (!resolved.organizationId) {
+    // a mutation whose declared scope resolved nothing and whose handler did not say which organization it acted in
+    throw new Error(`${tool.operationId} resolved no organization for its audit entry`);
+  }
   return {
     id: newId(),
-    organizationId: organizationId ?? call.principal.grants[0]?.organizationId ?? "",
+    organizationId: resolved.organizationId,
     at,
     actorType: call.principal.type,
     actorId: call.principal.id,
@@ -220,7 +220,7 @@ async function claimIdempotency(
   input: Record<string, unknown>,
   call: CallOptions,
 ) {
-  const owner = typeof input.organizationId === "string" ? input.organizationId : call.principal.id;
+  const owner = scopeValue(tool, input, "organizationId") ?? call.principal.id;
   const key = `${owner}:${tool.operationId}:${input.idempotencyKey}`;
   const requestHash = createHash("sha256").update(stableJson(input)).digest("hex");
   const claim = await platform.db.transaction((stores) =>
@@ -247,4 +247,15 @@ function stableJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value);
+}
+
+/** The value of the input field a tool declares for a scope, when given. */
+function scopeValue(
+  tool: Tool,
+  input: Record<string, unknown>,
+  kind: "websiteId" | "organizationId",
+): string | undefined {
+  const field = tool.scope?.[kind];
+  const value = field === undefined ? undefined : input[field];
+  return typeof value === "string" ? value : undefined;
 }

@@ -19,7 +19,7 @@ export function registerRestRoutes(app: H3, platform: Platform): void {
     () => new Response(document, { headers: { "content-type": "application/json" } }),
   );
 
-  registerOperationRoutes(app, platform, "/v1", (event) =>
+  registerOperationRoutes(app, platform, "/v1", "rest", (event) =>
     authenticate(platform, event.req, clientIp(event, platform)).catch((error: unknown) => {
       throw withBearerChallenge(error, event.req);
     }),
@@ -86,6 +86,7 @@ export function registerOperationRoutes(
   app: H3,
   platform: Platform,
   prefix: string,
+  transport: "rest" | "app",
   authenticator: Authenticator,
 ): void {
   for (const tool of platform.registry.tools) {
@@ -111,7 +112,7 @@ export function registerOperationRoutes(
         }
         const output = await callTool(platform, tool, input, {
           principal,
-          transport: "rest",
+          transport,
           requestId: requestIdOf(event),
         });
         return json(output);

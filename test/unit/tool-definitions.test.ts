@@ -51,3 +51,50 @@ describe("tool definitions", () => {
     expect(() => defineTool({ ...probe, group: bare, access: "editor" as never })).toThrow(/access rule/);
   });
 });
+
+describe("scope and idempotency declarations", () => {
+  const group = defineGroup({ tag: "Probe", description: "Probe tools.", defaults: { access: "admin" } });
+  const withInput = (shape: z.ZodRawShape) => ({ ...probe, group, input: z.object(shape).strict() });
+
+  it("refuses an input named websiteId or organizationId that the scope does not declare", () => {
+    expect(() => defineTool(withInput({ websiteId: z.string() }))).toThrow(
+      /probe\.get: input 'websiteId' must be declared in scope/,
+    );
+    expect(() =>
+      defineTool({
+        ...withInput({ websiteId: z.string(), organizationId: z.string() }),
+        scope: { websiteId: "websiteId" },
+      }),
+    ).toThrow(/input 'organizationId' must be declared/);
+    const filtered = defineTool({
+      ...withInput({ organizationId: z.string(), websiteId: z.string() }),
+      scope: { organizationId: "organizationId", filterOnly: ["websiteId"] },
+    });
+    expect(filtered.scope).toEqual({ organizationId: "organizationId", filterOnly: ["websiteId"] });
+  });
+
+  it("refuses a scope naming a field the input lacks", () => {
+    expect(() => defineTool({ ...withInput({}), scope: { websiteId: "site" as never } })).toThrow(
+      /scope names 'site', which is not an input field/,
+    );
+  });
+
+  it("ties idempotency to an idempotencyKey input on a mutation", () => {
+    const mutation = { ...withInput({ idempotencyKey: z.string().optional() }), annotations: presets.create };
+    expect(() => defineTool(mutation)).toThrow(/input 'idempotencyKey' needs `idempotency: true`/);
+    expect(defineTool({ ...mutation, idempotency: true }).idempotency).toBe(true);
+    expect(() => defineTool({ ...withInput({}), annotations: presets.create, idempotency: true })).toThrow(
+      /idempotency needs an `idempotencyKey` input field on a mutation/,
+    );
+  });
+
+  it("every registered tool's scope fields are input fields (checked at definition, here for the whole list)", () => {
+    for (const tool of tools) {
+      const fields = Object.keys(tool.input.shape);
+      const { websiteId, organizationId, filterOnly = [] } = tool.scope ?? {};
+      for (const name of [websiteId, organizationId, ...filterOnly].filter(Boolean)) {
+        expect(fields, tool.operationId).toContain(name);
+      }
+    }
+  });
+});

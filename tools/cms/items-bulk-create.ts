@@ -30,6 +30,7 @@ export default defineTool({
     .strict(),
   output: bulkResult,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/items/bulk-create" },
   auditTarget: (input) => ({ type: "cms.collections", id: input.collectionId }),
   async handler(input, ctx) {

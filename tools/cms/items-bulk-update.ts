@@ -32,6 +32,7 @@ export default defineTool({
     .strict(),
   output: bulkResult,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/items/bulk-update" },
   auditTarget: () => ({ type: "cms.items", id: undefined }),
   async handler(input, ctx) {

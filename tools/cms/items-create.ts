@@ -26,6 +26,7 @@ export default defineTool({
     .strict(),
   output: item,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/items" },
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

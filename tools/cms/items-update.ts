@@ -27,6 +27,7 @@ export default defineTool({
     .strict(),
   output: item,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "PATCH", path: "/cms/items/{itemId}" },
   async handler(input, ctx) {
     const record = await loadItem(ctx.stores, input.websiteId, input.itemId);
