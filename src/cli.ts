@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { callerFor } from "../tools/index.ts";
 import { markEmailVerified } from "./accounts/email-verification.ts";
 import {
   CliError,
@@ -10,8 +11,7 @@ import {
   parsePort,
 } from "./cli/support.ts";
 import { closeSandboxPool } from "./framework/index.ts";
-import { callTool } from "./kernel/pipeline.ts";
-import { keyRoles } from "./kernel/roles.ts";
+import { keyRoles, type websiteKeyRoles } from "./kernel/roles.ts";
 import { createPlatform, defaultConfig, type Platform, type PlatformConfig } from "./platform.ts";
 import { createApp } from "./server.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";
@@ -242,7 +242,7 @@ async function keys(args: string[]) {
     const platform = await createPlatform({ db, dataDir: values["data-dir"] });
     const local = await ensureLocalOwner(db);
     const key = await createKey(platform, local.principal, local.organization.id, {
-      role: values.role,
+      role: values.role as KeyRole,
       name: values.name ?? `${values.role} key`,
       websiteIds: values.website,
       expiresAt: values["expires-at"],
@@ -255,26 +255,26 @@ async function keys(args: string[]) {
   }
 }
 
+type KeyRole = (typeof keyRoles)[number];
+type WebsiteKeyRole = (typeof websiteKeyRoles)[number];
+
 async function createKey(
   platform: Awaited<ReturnType<typeof createPlatform>>,
   principal: Awaited<ReturnType<typeof ensureLocalOwner>>["principal"],
   organizationId: string,
-  options: { role: string; name: string; websiteIds?: string[]; expiresAt?: string },
+  options: { role: KeyRole; name: string; websiteIds?: string[]; expiresAt?: string },
 ) {
+  // a website key's narrower set of roles is the operation's input schema to check
   const access = options.websiteIds?.length
-    ? { kind: "websites", websiteIds: options.websiteIds, role: options.role }
-    : { kind: "organization", role: options.role };
-  const tool = platform.registry.byOperationId("apiKeys.create")!;
-  const input = {
+    ? { kind: "websites" as const, websiteIds: options.websiteIds, role: options.role as WebsiteKeyRole }
+    : { kind: "organization" as const, role: options.role };
+  const call = callerFor(platform, { principal, transport: "internal", requestId: "cli" });
+  return call("apiKeys.create", {
     organizationId,
     name: options.name,
     access,
     ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
-  };
-  return (await callTool(platform, tool, input, { principal, transport: "internal", requestId: "cli" })) as {
-    id: string;
-    plaintextKey: string;
-  };
+  });
 }
 
 function shutdownOn(stop: () => Promise<void>) {

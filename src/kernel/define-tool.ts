@@ -121,6 +121,20 @@ export interface Tool extends ToolDefinition<AnyObject, AnyObject, unknown> {
   readonly mcpName: string;
 }
 
+/**
+ * A tool that keeps its operation id, input and output types (`~types` exists only for the type checker), so a
+ * list of tools yields the typed in-process `call` (`OperationId`, `OperationInput`, `OperationOutput`).
+ */
+export interface TypedTool<Id extends string, In, Out> extends Tool {
+  readonly operationId: Id;
+  readonly "~types"?: { readonly input: In; readonly output: Out };
+}
+
+/** The input a caller passes to a typed tool (before zod's defaults). */
+export type InputOf<T> = T extends TypedTool<string, infer In, unknown> ? In : never;
+/** What a typed tool returns. */
+export type OutputOf<T> = T extends TypedTool<string, unknown, infer Out> ? Out : never;
+
 /** `apiKeys.list` → `api_keys_list`: claude.ai, Desktop, Codex and Copilot reject dots in tool names. */
 export function mcpNameOf(operationId: string): string {
   return operationId
@@ -130,9 +144,9 @@ export function mcpNameOf(operationId: string): string {
 }
 
 /** Defines one operation. The definition is data; the kernel's pipeline runs it for REST and MCP alike. */
-export function defineTool<I extends AnyObject, O extends AnyObject, P = undefined>(
-  definition: ToolDefinition<I, O, P>,
-): Tool {
+export function defineTool<const Id extends string, I extends AnyObject, O extends AnyObject, P = undefined>(
+  definition: ToolDefinition<I, O, P> & { operationId: Id },
+): TypedTool<Id, z.input<I>, z.output<O>> {
   const mcpName = mcpNameOf(definition.operationId);
   if (!/^[a-z][a-z0-9_]{0,39}$/.test(mcpName)) {
     throw new Error(`MCP name '${mcpName}' of ${definition.operationId} must match ^[a-z][a-z0-9_]{0,39}$`);
@@ -151,7 +165,7 @@ export function defineTool<I extends AnyObject, O extends AnyObject, P = undefin
     cost: definition.cost ?? defaults.cost ?? "standard",
     mcp: definition.mcp ?? defaults.mcp ?? true,
     mcpName,
-  };
+  } as TypedTool<Id, z.input<I>, z.output<O>>;
 }
 
 /** Scope and idempotency are declared, never inferred from field names: an undeclared one fails at definition. */

@@ -6,7 +6,7 @@ import type { ToolContext, Transport } from "./context.ts";
 import type { Tool } from "./define-tool.ts";
 import { ApiError, toApiError } from "./errors.ts";
 import { newId } from "./ids.ts";
-import type { Principal } from "./principal.ts";
+import { grantsIn, grantsOnWebsite, type Principal } from "./principal.ts";
 import { grantHolds, isPersonal, isSignedOut } from "./roles.ts";
 import { parseInput } from "./validation.ts";
 
@@ -18,12 +18,38 @@ export interface CallOptions {
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** Whether `principal` could call `tool` somewhere (what `tools/list` shows and the 403 check enforces). */
-export function canCall(principal: Principal, tool: Tool): boolean {
+/** Where a call would act: an organization, or one of its websites. */
+export interface CallPlace {
+  organizationId: string;
+  websiteId?: string;
+}
+
+/**
+ * Whether `principal` could call `tool` somewhere (what `tools/list` shows and the 403 check enforces), or, given
+ * `where`, in that organization or on that website (what the dashboard shows); the scope check still decides.
+ */
+export function canCall(principal: Principal, tool: Tool, where?: CallPlace): boolean {
   if (principal.readOnly && !tool.annotations.readOnly) return false;
   if (isSignedOut(tool.access)) return principal.type === "visitor";
   if (isPersonal(tool.access)) return principal.type === "user";
-  return principal.grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.access));
+  const grants = !where
+    ? principal.grants
+    : where.websiteId === undefined
+      ? grantsIn(principal, where.organizationId)
+      : grantsOnWebsite(principal, where.organizationId, where.websiteId);
+  return grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.access));
+}
+
+/**
+ * An in-process caller of operations by id, as one principal through one transport (the dashboard, the CLI,
+ * tests). The tool list types it: `callerFor(...)` in `tools/index.ts` is the typed `Call`.
+ */
+export function operationCaller(platform: Platform, call: CallOptions) {
+  return (operationId: string, input: unknown): Promise<unknown> => {
+    const tool = platform.registry.byOperationId(operationId);
+    if (!tool) throw new ApiError("not_found", `Operation ${operationId} is not registered.`);
+    return callTool(platform, tool, input, call);
+  };
 }
 
 /**

@@ -143,7 +143,7 @@ describe("examples against a real server", () => {
       "apiKeys.revoke rest success",
       "websites.delete rest success",
     ]);
-    await expect(t.call("websites.get", { websiteId: key.access.websiteIds[0] })).rejects.toMatchObject({
+    await expect(t.call("websites.get", { websiteId: key.access.websiteIds[0]! })).rejects.toMatchObject({
       kind: "not_found",
     });
   });

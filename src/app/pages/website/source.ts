@@ -1,4 +1,5 @@
 import type { H3 } from "h3";
+import type { OperationOutput } from "../../../../tools/index.ts";
 import type { Platform } from "../../../platform.ts";
 import { badge, card, emptyState, table, when } from "../../ui/components.ts";
 import { html } from "../../ui/html.ts";
@@ -7,12 +8,7 @@ import { shortId, type WebsiteContext, websiteContext, websitePage } from "./hub
 
 const PAGE_SIZE = 200;
 
-interface SourceFile {
-  path: string;
-  size: number;
-  sha256: string;
-  updatedAt: string;
-}
+type SourceFile = OperationOutput<"websiteSourceCode.files.list">["items"][number];
 
 /** Bytes as B, KiB or MiB. */
 function size(bytes: number): string {
