@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { callerFor } from "../tools/index.ts";
+import { callerFor, tools } from "../tools/index.ts";
 import { markEmailVerified } from "./accounts/email-verification.ts";
 import {
   CliError,
@@ -11,8 +11,9 @@ import {
   parsePort,
 } from "./cli/support.ts";
 import { closeSandboxPool } from "./framework/index.ts";
+import { defaultConfig, type Platform, type PlatformConfig } from "./kernel/platform.ts";
 import { keyRoles, type websiteKeyRoles } from "./kernel/roles.ts";
-import { createPlatform, defaultConfig, type Platform, type PlatformConfig } from "./platform.ts";
+import { createPlatform } from "./platform.ts";
 import { createApp } from "./server.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";
 import { ensureLocalOwner, LOCAL_OWNER_EMAIL } from "./services/organizations/bootstrap.ts";
@@ -67,7 +68,7 @@ async function dev(args: string[]) {
         allowLoopbackClientIds: true,
         ...(isLoopbackHost(values.host) ? { loopbackPort: actual } : {}),
       };
-      platform = await createPlatform({ db, config, dataDir });
+      platform = await createPlatform({ tools, db, config, dataDir });
       return createApp(platform);
     },
     port,
@@ -175,7 +176,7 @@ async function serveFromEnv(args: string[]) {
   let platform!: Platform;
   const server = await listenOrExplain(
     async (actual) => {
-      platform = await createPlatform({ db, config: configFor(actual) });
+      platform = await createPlatform({ tools, db, config: configFor(actual) });
       return createApp(platform);
     },
     port,
@@ -239,7 +240,7 @@ async function keys(args: string[]) {
   ];
   const db = await openExistingDatabase(values["data-dir"], sameCommand);
   try {
-    const platform = await createPlatform({ db, dataDir: values["data-dir"] });
+    const platform = await createPlatform({ tools, db, dataDir: values["data-dir"] });
     const local = await ensureLocalOwner(db);
     const key = await createKey(platform, local.principal, local.organization.id, {
       role: values.role as KeyRole,

@@ -2,7 +2,7 @@
 // from this list.
 import type { InputOf, OutputOf, Tool } from "../src/kernel/define-tool.ts";
 import { type CallOptions, operationCaller } from "../src/kernel/pipeline.ts";
-import type { Platform } from "../src/platform.ts";
+import type { Platform } from "../src/kernel/platform.ts";
 import { accountsTools } from "./accounts/index.ts";
 import { apiKeysTools } from "./api-keys/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";

@@ -5,8 +5,8 @@ import { checkCsrf, readSession } from "../accounts/session.ts";
 import { authenticate, SESSION_COOKIE } from "../auth/authenticate.ts";
 import { loadUserPrincipal } from "../auth/users.ts";
 import { ApiError } from "../kernel/errors.ts";
+import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
-import type { Platform } from "../platform.ts";
 import { clientIp } from "../rest/request-meta.ts";
 import { registerOperationRoutes, unmatchedOperation } from "../rest/routes.ts";
 

@@ -4,7 +4,7 @@ import type { H3Event } from "h3";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
 import type { CmsProvider } from "../framework/types.ts";
 import { ApiError } from "../kernel/errors.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
 import { type SiteAddress, siteHostMatcher } from "./host.ts";

@@ -1,6 +1,6 @@
 import type { Stores } from "../db/stores/index.ts";
-import type { Platform } from "../platform.ts";
 import type { Access } from "./access.ts";
+import type { Platform } from "./platform.ts";
 import type { Principal } from "./principal.ts";
 
 /**

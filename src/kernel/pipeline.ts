@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { Stores } from "../db/stores/index.ts";
-import type { Platform } from "../platform.ts";
 import { type Access, createAccess } from "./access.ts";
 import type { ToolContext, Transport } from "./context.ts";
 import type { Tool } from "./define-tool.ts";
 import { ApiError, toApiError } from "./errors.ts";
 import { newId } from "./ids.ts";
+import type { Platform } from "./platform.ts";
 import { grantsIn, grantsOnWebsite, type Principal } from "./principal.ts";
 import { grantHolds, isPersonal, isSignedOut } from "./roles.ts";
 import { parseInput } from "./validation.ts";

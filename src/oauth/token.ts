@@ -4,7 +4,7 @@ import { hashSecret } from "../auth/secrets.ts";
 import type { Stores } from "../db/stores/index.ts";
 import type { OAuthClientRecord } from "../db/stores/oauth.ts";
 import { newId } from "../kernel/ids.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { ClientProblem, isMetadataDocumentId, resolveClient } from "./clients.ts";
 import { failureResponse, OAuthProblem, oauthJson, problemResponse, readForm } from "./http.ts";
 import { oauthSettings, resourceOf } from "./settings.ts";

@@ -1,6 +1,6 @@
 import { getRequestIP, type H3Event } from "h3";
 import { newId } from "../kernel/ids.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 
 const requestIds = new WeakMap<Request, string>();
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toApiError } from "../../src/kernel/errors.ts";
-import { defaultConfig } from "../../src/platform.ts";
+import { defaultConfig } from "../../src/kernel/platform.ts";
 import { completeCheckoutSession } from "../../src/services/billing/checkout.ts";
 import { localBillingProvider } from "../../src/services/billing/local-provider.ts";
 import type { BillingProvider } from "../../src/services/billing/provider.ts";

@@ -3,7 +3,7 @@ import type { DeploymentOutputRecord } from "../../src/db/stores/deployments.ts"
 import { buildSite } from "../../src/framework/index.ts";
 import type { BuildResult } from "../../src/framework/types.ts";
 import { newId } from "../../src/kernel/ids.ts";
-import type { Platform } from "../../src/platform.ts";
+import type { Platform } from "../../src/kernel/platform.ts";
 
 /**
  * Publishes a build the way the publishing service will: every page and asset into the blob store, then one

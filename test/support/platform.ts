@@ -4,8 +4,9 @@ import { loadUserPrincipal } from "../../src/auth/users.ts";
 import { fsBlobStore } from "../../src/blobs/index.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { callTool } from "../../src/kernel/pipeline.ts";
+import type { Platform, PlatformConfig } from "../../src/kernel/platform.ts";
 import type { Principal } from "../../src/kernel/principal.ts";
-import { createPlatform, type Platform, type PlatformConfig } from "../../src/platform.ts";
+import { createPlatform } from "../../src/platform.ts";
 import { createApp } from "../../src/server.ts";
 import type { BillingProvider } from "../../src/services/billing/provider.ts";
 import {
@@ -14,7 +15,7 @@ import {
   type LocalOwner,
   ownerOf,
 } from "../../src/services/organizations/bootstrap.ts";
-import type { OperationId, OperationInput, OperationOutput } from "../../tools/index.ts";
+import { type OperationId, type OperationInput, type OperationOutput, tools } from "../../tools/index.ts";
 import { type Dialect, openTestDatabase } from "./databases.ts";
 
 export interface CreatedKey {
@@ -77,6 +78,7 @@ export async function createTestPlatform(
 ): Promise<TestPlatform> {
   const database = await openTestDatabase(dialect, options.now ? { now: options.now } : {});
   const platform = await createPlatform({
+    tools,
     db: database.db,
     blobs: fsBlobStore(join(database.dir, "blobs")),
     config: options.config,

@@ -1,5 +1,5 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { aiCreditTiers, MIN_TOP_UP_CREDITS } from "../../services/billing/prices.ts";
 import type { BillingState, PriceProjection } from "../../services/billing/provider.ts";
 import { badge, card, type Flash, field, flash, money, pageHeader, select, table } from "../ui/components.ts";

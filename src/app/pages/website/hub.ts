@@ -1,7 +1,7 @@
 import type { H3Event } from "h3";
 import type { OperationId, OperationOutput } from "../../../../tools/index.ts";
 import { ApiError } from "../../../kernel/errors.ts";
-import type { Platform } from "../../../platform.ts";
+import type { Platform } from "../../../kernel/platform.ts";
 import { badge, type Flash, flash, tabs } from "../../ui/components.ts";
 import { html, raw, type SafeHtml } from "../../ui/html.ts";
 import { icons } from "../../ui/icons.ts";

@@ -1,6 +1,6 @@
 import type { H3 } from "h3";
 import type { OperationOutput } from "../../../../tools/index.ts";
-import type { Platform } from "../../../platform.ts";
+import type { Platform } from "../../../kernel/platform.ts";
 import { badge, card, type Flash, postButton, when } from "../../ui/components.ts";
 import { html, type SafeHtml } from "../../ui/html.ts";
 import { done, formAction, handle, redirect } from "../context.ts";

@@ -1,6 +1,6 @@
 import type { H3 } from "h3";
 import type { OperationOutput } from "../../../../tools/index.ts";
-import type { Platform } from "../../../platform.ts";
+import type { Platform } from "../../../kernel/platform.ts";
 import { badge, card, emptyState, table, when } from "../../ui/components.ts";
 import { html } from "../../ui/html.ts";
 import { handle } from "../context.ts";

@@ -1,0 +1,91 @@
+import type { BlobStore } from "../blobs/index.ts";
+import type { Database } from "../db/database.ts";
+import type { SandboxLimits } from "../framework/types.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import type { BillingProvider } from "../services/billing/provider.ts";
+import type { Registry } from "./registry.ts";
+
+/** Where the platform is reached and what it trusts. */
+export interface PlatformConfig {
+  /** Public API root including `/v1`, e.g. `http://localhost:8787/v1`. */
+  baseUrl: string;
+  /** Dashboard host, e.g. `http://localhost:8787`. */
+  appUrl: string;
+  /** Parent domain of hosted websites: `<slug>.<sitesDomain>`. */
+  sitesDomain: string;
+  /** Browser origins allowed to call `/v1/mcp` besides the server's own (base and app URLs); others get 403. */
+  allowedOrigins: readonly string[];
+  /**
+   * The port the server listens on at loopback (`sitewright dev`): `localhost`, `127.0.0.1` and `[::1]` on it are
+   * then the server's own origins too, and `/v1/mcp` answers only requests whose `Host` is one of its own.
+   */
+  loopbackPort?: number;
+  /**
+   * Accept OAuth Client ID Metadata Documents on loopback addresses (http included): `sitewright dev` turns it on,
+   * `serve` only with `SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS=1`. Off, client ids must be public https URLs.
+   */
+  allowLoopbackClientIds: boolean;
+  /** Trust `X-Forwarded-For` for the client IP (behind a proxy). */
+  trustProxy: boolean;
+  /** Largest JSON request body in bytes (REST, `/app-api`, MCP); larger ones get 413. */
+  maxBodyBytes: number;
+  /** Largest form post and OAuth endpoint body in bytes (dashboard forms, token, revoke, register, consent). */
+  maxFormBodyBytes: number;
+  /** Time a request body may take to arrive, in ms; a slower one gets 408. */
+  bodyTimeoutMs: number;
+  /** Limits of every build's render (check, publish, preview); the framework's defaults where unset. */
+  buildLimits: SandboxLimits;
+  /** Token bucket of authentication failures per client IP. */
+  authFailureBucket: { capacity: number; refillPerSecond: number };
+  /** Token buckets per credential and cost bucket (the API contract's: standard 2000 burst + 100/s, expensive 200 + 20/s). */
+  rateLimits: Record<"standard" | "expensive", { capacity: number; refillPerSecond: number }>;
+  /**
+   * Secret of draft preview links (at least 32 characters, the same on every node); default
+   * `SITEWRIGHT_PREVIEW_SECRET`, else one random secret per process.
+   */
+  previewSecret?: string;
+  /** Sender of platform mail. */
+  mailFrom: string;
+  /** SMTP server for platform mail (`smtp://user:pass@host:587`); without one, mail goes to the console (dev). */
+  smtpUrl?: string;
+  /** Blob store: an `s3://bucket/prefix` URL, else a folder (default `<dataDir>/blobs`). */
+  blobUrl?: string;
+  blobRoot?: string;
+}
+
+export interface Logger {
+  info(message: string, ...details: unknown[]): void;
+  error(message: string, ...details: unknown[]): void;
+}
+
+/** Everything a request needs, built once per process. */
+export interface Platform {
+  db: Database;
+  /** Content-addressed bytes of published files and assets. */
+  blobs: BlobStore;
+  registry: Registry;
+  config: PlatformConfig;
+  billing: BillingProvider;
+  /** Platform mail (invitations, password resets), recorded in the outbox. */
+  mail: Mailer;
+  log: Logger;
+}
+
+export const defaultConfig = (port = 8787): PlatformConfig => ({
+  baseUrl: `http://localhost:${port}/v1`,
+  appUrl: `http://localhost:${port}`,
+  sitesDomain: "localhost",
+  allowedOrigins: [],
+  allowLoopbackClientIds: false,
+  trustProxy: false,
+  maxBodyBytes: 8 * 1024 * 1024,
+  maxFormBodyBytes: 64 * 1024,
+  bodyTimeoutMs: 30_000,
+  buildLimits: {},
+  authFailureBucket: { capacity: 20, refillPerSecond: 0.2 },
+  rateLimits: {
+    standard: { capacity: 2000, refillPerSecond: 100 },
+    expensive: { capacity: 200, refillPerSecond: 20 },
+  },
+  mailFrom: "Sitewright <no-reply@localhost>",
+});
