@@ -64,6 +64,7 @@ async function dev(args: string[]) {
     async (actual) => {
       const config: PlatformConfig = {
         ...defaultConfig(actual),
+        ...blobsFromEnv(),
         allowedOrigins: originsFromEnv(),
         allowLoopbackClientIds: true,
         ...(isLoopbackHost(values.host) ? { loopbackPort: actual } : {}),
@@ -161,6 +162,7 @@ async function serveFromEnv(args: string[]) {
     const base = defaultConfig(actual);
     return {
       ...base,
+      ...blobsFromEnv(),
       baseUrl: env.SITEWRIGHT_BASE_URL ?? base.baseUrl,
       appUrl: env.SITEWRIGHT_APP_URL ?? base.appUrl,
       sitesDomain: env.SITEWRIGHT_SITES_DOMAIN ?? base.sitesDomain,
@@ -194,6 +196,12 @@ async function serveFromEnv(args: string[]) {
     await db.close();
   });
 }
+
+/** Where blobs are kept: `SITEWRIGHT_BLOB_URL` (an s3:// URL), else `SITEWRIGHT_BLOB_ROOT` (a folder). */
+const blobsFromEnv = () => ({
+  blobUrl: process.env.SITEWRIGHT_BLOB_URL,
+  blobRoot: process.env.SITEWRIGHT_BLOB_ROOT,
+});
 
 /** Browser origins allowed on the MCP endpoint: `SITEWRIGHT_ALLOWED_ORIGINS`, comma-separated. */
 const originsFromEnv = () =>
@@ -240,7 +248,7 @@ async function keys(args: string[]) {
   ];
   const db = await openExistingDatabase(values["data-dir"], sameCommand);
   try {
-    const platform = await createPlatform({ tools, db, dataDir: values["data-dir"] });
+    const platform = await createPlatform({ tools, db, dataDir: values["data-dir"], config: blobsFromEnv() });
     const local = await ensureLocalOwner(db);
     const key = await createKey(platform, local.principal, local.organization.id, {
       role: values.role as KeyRole,
