@@ -15,6 +15,7 @@ import { defaultConfig, type Platform, type PlatformConfig } from "./kernel/plat
 import { keyRoles, type websiteKeyRoles } from "./kernel/roles.ts";
 import { createPlatform } from "./platform.ts";
 import { createApp } from "./server.ts";
+import { domainConfigFromEnv } from "./services/domains/config.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";
 import { ensureLocalOwner, LOCAL_OWNER_EMAIL } from "./services/organizations/bootstrap.ts";
 
@@ -27,7 +28,8 @@ const usage = `sitewright — the website platform for AI agents
   sitewright serve [--mail-console]
       Production server, configured by the environment: DATABASE_URL, PORT, HOST, SITEWRIGHT_BASE_URL,
       SITEWRIGHT_APP_URL, SITEWRIGHT_SITES_DOMAIN, SITEWRIGHT_ALLOWED_ORIGINS, SITEWRIGHT_TRUST_PROXY,
-      SITEWRIGHT_SMTP_URL (required), SITEWRIGHT_MAIL_FROM, SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS. Without SMTP it
+      SITEWRIGHT_SMTP_URL (required), SITEWRIGHT_MAIL_FROM, SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS, and for custom
+      domains SITEWRIGHT_DNS_SERVERS, SITEWRIGHT_DOMAIN_CNAME, SITEWRIGHT_DOMAIN_IPV4, SITEWRIGHT_DOMAIN_IPV6. Without SMTP it
       refuses to start unless told to print mail to the console instead (--mail-console or
       SITEWRIGHT_MAIL=console; private test servers only).
   sitewright migrate
@@ -158,6 +160,8 @@ async function serveFromEnv(args: string[]) {
   const mail = serveMail(env, values["mail-console"]);
   const port = parsePort(env.PORT ?? "8787", "PORT");
   const host = env.HOST ?? "0.0.0.0";
+  const domains = domainConfigFromEnv(env);
+  if (typeof domains === "string") throw new CliError(domains);
   const configFor = (actual: number): PlatformConfig => {
     const base = defaultConfig(actual);
     return {
@@ -171,6 +175,7 @@ async function serveFromEnv(args: string[]) {
       ...(isLoopbackHost(host) ? { loopbackPort: actual } : {}),
       trustProxy: env.SITEWRIGHT_TRUST_PROXY === "true",
       mailFrom: env.SITEWRIGHT_MAIL_FROM ?? base.mailFrom,
+      domains,
       ...mail,
     };
   };

@@ -1,6 +1,7 @@
 import { type BlobStore, createBlobStore } from "./blobs/index.ts";
 import type { Database } from "./db/database.ts";
 import type { Tool } from "./kernel/define-tool.ts";
+import { withoutQueryParameters } from "./kernel/log-safety.ts";
 import { defaultConfig, type Logger, type Platform, type PlatformConfig } from "./kernel/platform.ts";
 import { createRegistry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
@@ -23,7 +24,7 @@ export interface PlatformOptions {
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
   const config = { ...defaultConfig(), ...options.config };
   const { localBillingProvider } = await import("./services/billing/local-provider.ts");
-  const log = options.log ?? { info: console.log, error: console.error };
+  const log = withoutQueryParameters(options.log ?? { info: console.log, error: console.error });
   const transport = config.smtpUrl ? await smtpTransport(config.smtpUrl) : consoleTransport(log);
   return {
     db: options.db,

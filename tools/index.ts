@@ -5,9 +5,11 @@ import { type CallOptions, operationCaller } from "../src/kernel/pipeline.ts";
 import type { Platform } from "../src/kernel/platform.ts";
 import { accountsTools } from "./accounts/index.ts";
 import { apiKeysTools } from "./api-keys/index.ts";
+import { assetsTools } from "./assets/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
+import { domainsTools } from "./domains/index.ts";
 import { organizationsTools } from "./organizations/index.ts";
 import { publishingTools } from "./publishing/index.ts";
 import { sourceCodeTools } from "./source-code/index.ts";
@@ -23,6 +25,8 @@ export const tools = [
   ...sourceCodeTools,
   ...publishingTools,
   ...cmsTools,
+  ...assetsTools,
+  ...domainsTools,
   ...billingTools,
   ...accountsTools,
 ] as const satisfies readonly Tool[];

@@ -12,7 +12,7 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@localhost$/;
+const EMAIL_SHAPE = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$|^[^\s@\p{Cc}]+@localhost$/u;
 
 /** Throws `validation` unless `email` (normalized) looks like an address. */
 export function checkEmail(email: string): void {

@@ -1,12 +1,14 @@
 import { diagnostic } from "./diagnostics.ts";
 import { markdownModule, parseFrontMatter } from "./markdown.ts";
 import { resolveDraftImport } from "./resolve.ts";
+import { MarkdownTooDeep } from "./safe-markdown.ts";
 import type { Diagnostic } from "./types.ts";
 
 /**
  * Compiles every `.md` file of the draft to a module (see `markdownModule`). Front matter errors and
  * layouts that do not exist are reported for pages (`pages/**.md`); other Markdown files compile as
- * well as they can, since they only matter when something imports them.
+ * well as they can, since they only matter when something imports them. Markdown nested past the depth cap is an
+ * error wherever it is.
  */
 export function compileMarkdown(files: ReadonlyMap<string, string>): {
   modules: Map<string, string>;
@@ -35,7 +37,13 @@ export function compileMarkdown(files: ReadonlyMap<string, string>): {
         );
       }
     }
-    modules.set(file, markdownModule(front, layout));
+    try {
+      modules.set(file, markdownModule(front, layout));
+    } catch (error) {
+      if (!(error instanceof MarkdownTooDeep)) throw error;
+      errors.push(diagnostic(file, `Markdown ${error.message}: flatten the nesting.`, error.line || 1, 1));
+      modules.set(file, markdownModule({ ...front, body: "" }, layout));
+    }
   }
   return { modules, errors };
 }

@@ -1,5 +1,8 @@
-import { Marked, type Tokens } from "marked";
 import { diagnostic } from "./diagnostics.ts";
+import { renderSafeMarkdown } from "./safe-markdown.ts";
+
+export { escapeHtml } from "./safe-markdown.ts";
+
 import type { Diagnostic } from "./types.ts";
 
 /** Front matter values: strings, numbers, booleans and inline lists of strings. */
@@ -71,40 +74,9 @@ function parseValue(raw: string): FrontMatterValue | undefined {
   return raw.replace(/\s+#.*$/, "");
 }
 
-const SAFE_URL = /^(https?:|mailto:|tel:|#|\/|\.{0,2}\/|[^:]*$)/i;
-
-/** Escapes text for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
-
-const marked = new Marked({
-  gfm: true,
-  async: false,
-  renderer: {
-    // Raw HTML in Markdown is shown as text, never passed through.
-    html(token: Tokens.HTML | Tokens.Tag) {
-      return escapeHtml(token.text);
-    },
-    link(token: Tokens.Link) {
-      if (SAFE_URL.test(token.href.trim())) return false;
-      return this.parser.parseInline(token.tokens);
-    },
-    image(token: Tokens.Image) {
-      if (SAFE_URL.test(token.href.trim())) return false;
-      return escapeHtml(token.text);
-    },
-  },
-});
-
-/** Markdown → HTML (GitHub-flavoured; raw HTML escaped; `javascript:` and other unsafe links dropped). */
+/** Markdown → HTML (GitHub-flavoured; raw HTML escaped; only safe link and image URLs; nesting capped). */
 export function renderMarkdown(body: string): string {
-  return marked.parse(body, { async: false }) as string;
+  return renderSafeMarkdown(body);
 }
 
 /** First `# heading` of a Markdown body, as plain text. */

@@ -7,6 +7,7 @@ import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../kernel/platform.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
+import { ASSET_PATH, serveAsset } from "./assets.ts";
 import { type SiteAddress, siteHostMatcher } from "./host.ts";
 import { WeightedLru } from "./lru.ts";
 import { pages } from "./pages.ts";
@@ -165,8 +166,27 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     },
   });
 
+  /** An uploaded asset of the website (`/_assets/<sha256>/<name>`), on its live and preview hosts alike. */
+  async function asset(request: RequestLike, slug: string, sha256: string, extra = {}): Promise<Reply> {
+    const found = isSlug(slug)
+      ? await platform.db.read(async (s) => {
+          const website = await s.websites.getBySlug(slug);
+          return website && s.assets.byBlob(website.id, sha256);
+        })
+      : undefined;
+    if (!found) return platformPage(pages.pageNotFound(request.pathname), request.method, extra);
+    const load = async () => {
+      const bytes = await platform.blobs.get(sha256);
+      if (!bytes) throw new Error(`blob ${sha256} of asset ${found.id} is missing`);
+      return bytes;
+    };
+    return serveAsset(request, found, load, caches, extra);
+  }
+
   /** A live site's reply. The pointer is read on every request: a publish or rollback is seen at once, on every node. */
   async function live(request: RequestLike, slug: string, host: string): Promise<Reply> {
+    const assetPath = ASSET_PATH.exec(request.pathname);
+    if (assetPath) return asset(request, slug, assetPath[1]!);
     const deploymentId = isSlug(slug)
       ? await platform.db.read(async (s) => {
           const website = await s.websites.getBySlug(slug);
@@ -179,6 +199,9 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
 
   async function preview(event: H3Event, address: SiteAddress, ip: string): Promise<Reply> {
     const { method } = event.req;
+    // Assets are public on the live host; the preview host serves them too, so draft pages can use them.
+    const assetPath = ASSET_PATH.exec(event.url.pathname);
+    if (assetPath) return asset(requestOf(event), address.slug, assetPath[1]!, PREVIEW_HEADERS);
     // Where a visitor without credentials signs in to the dashboard and opens this preview as themselves.
     const signIn = new URL(isSlug(address.slug) ? `/preview/${address.slug}` : "/", platform.config.appUrl)
       .href;

@@ -15,6 +15,8 @@ export const presets = {
   createOpenWorld: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   /** Sets state to what the input says; a repeat changes nothing more, nothing is lost. */
   update: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  /** Sets state from what the outside world answers now (DNS lookups); a repeat asks again, nothing is lost. */
+  updateOpenWorld: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   /** Removes or replaces something for good; a repeat fails or does something else (deleting, rotating). */
   delete: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
   /** Overwrites or removes; a repeat with the same input changes nothing more (writing a file, revoking). */

@@ -42,6 +42,13 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 export interface HttpBinding {
   method: HttpMethod;
   path: string;
+  /**
+   * An upload: besides a JSON body, the route takes the file itself (any other `Content-Type`; the other
+   * fields as query parameters) or `multipart/form-data` (the file part `file`, the other fields as text
+   * parts). The file's bytes reach the input as base64 in `field`, its multipart file name in `nameField`
+   * when that is not given. The body may be up to `maxBytes` (MCP and JSON bodies keep the API's limit).
+   */
+  file?: { field: string; nameField?: string; maxBytes: number };
 }
 
 export type AnyObject = z.ZodObject<z.ZodRawShape>;

@@ -3,6 +3,7 @@ import type { Database } from "../db/database.ts";
 import type { SandboxLimits } from "../framework/types.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { BillingProvider } from "../services/billing/provider.ts";
+import { type DomainConfig, defaultDomainConfig } from "../services/domains/config.ts";
 import type { Registry } from "./registry.ts";
 
 /** Where the platform is reached and what it trusts. */
@@ -25,6 +26,8 @@ export interface PlatformConfig {
    * `serve` only with `SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS=1`. Off, client ids must be public https URLs.
    */
   allowLoopbackClientIds: boolean;
+  /** Asset imports by URL may fetch from loopback addresses: tests only, never a real server. */
+  allowLoopbackImports?: boolean;
   /** Trust `X-Forwarded-For` for the client IP (behind a proxy). */
   trustProxy: boolean;
   /** Largest JSON request body in bytes (REST, `/app-api`, MCP); larger ones get 413. */
@@ -51,6 +54,8 @@ export interface PlatformConfig {
   /** Blob store: an `s3://bucket/prefix` URL, else a folder (default `<dataDir>/blobs`). */
   blobUrl?: string;
   blobRoot?: string;
+  /** Custom domains and slug renames (see docs/domains.md). */
+  domains: DomainConfig;
 }
 
 export interface Logger {
@@ -88,4 +93,5 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
     expensive: { capacity: 200, refillPerSecond: 20 },
   },
   mailFrom: "Sitewright <no-reply@localhost>",
+  domains: defaultDomainConfig(),
 });

@@ -19,6 +19,29 @@ export const fields = {
   timestamp: () => z.iso.datetime({ offset: false }).describe("ISO 8601 UTC timestamp with milliseconds."),
 };
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what these refuse.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above, but tab, line feed and carriage return pass.
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/**
+ * The one rule for names (website, organization, collection, field and key names, option values…): no C0
+ * control character (U+0000 to U+001F) and no DEL. PostgreSQL refuses NUL and the others have no place in a name,
+ * so both databases refuse them alike, before anything is stored or sent to the database.
+ */
+export const nameText = <T extends z.ZodString>(schema: T) =>
+  schema.refine(
+    (text) => !CONTROL.test(text),
+    "must not contain control characters (U+0000 to U+001F, U+007F)",
+  );
+
+/** As `nameText` for texts that may span lines (descriptions, help texts): tab, LF and CR are allowed. */
+export const proseText = <T extends z.ZodString>(schema: T) =>
+  schema.refine(
+    (text) => !CONTROL_BUT_LINES.test(text),
+    "must not contain control characters other than tab and line breaks",
+  );
+
 /** `{items, nextCursor}`: the list envelope; nextCursor is null on the last page. */
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({

@@ -7,6 +7,7 @@ import {
 import { authenticate } from "../auth/authenticate.ts";
 import type { Tool } from "../kernel/define-tool.ts";
 import { ApiError, toApiError } from "../kernel/errors.ts";
+import { checkJsonShape } from "../kernel/json-depth.ts";
 import { canCall } from "../kernel/pipeline.ts";
 import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
@@ -78,6 +79,7 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     };
     const text = await readBodyText(request, bodyLimit(platform.config, "api"));
     const body = parseJson(text);
+    checkJsonShape(body);
     const beyond = principal.type === "oauth_token" ? toolBeyondGrant(principal, body) : undefined;
     if (beyond) return insufficientScope(platform, beyond);
     if (body === undefined || !isJsonContentType(request.headers.get("content-type"))) {

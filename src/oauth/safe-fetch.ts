@@ -53,12 +53,16 @@ export interface SafeFetchOptions {
   /** Allow loopback addresses (and http on them): local development and tests only. */
   allowLoopback: boolean;
   ca?: string;
+  /** The Accept header (default application/json). */
+  accept?: string;
 }
 
 export interface SafeFetchResult {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The body's bytes (binary content). */
+  bytes: Buffer;
 }
 
 /** Why a safe fetch failed, in words for the person who runs the fetched server. */
@@ -122,7 +126,7 @@ export function safeFetch(url: URL, options: SafeFetchOptions): Promise<SafeFetc
       url,
       {
         method: "GET",
-        headers: { accept: "application/json", "user-agent": "Sitewright-OAuth/1" },
+        headers: { accept: options.accept ?? "application/json", "user-agent": "Sitewright-OAuth/1" },
         lookup: lookup as never,
         ...(options.ca && url.protocol === "https:" ? { ca: options.ca } : {}),
         agent: false,
@@ -138,13 +142,15 @@ export function safeFetch(url: URL, options: SafeFetchOptions): Promise<SafeFetc
           }
           chunks.push(chunk);
         });
-        response.on("end", () =>
+        response.on("end", () => {
+          const bytes = Buffer.concat(chunks);
           resolve({
             status: response.statusCode ?? 0,
             headers: response.headers,
-            body: Buffer.concat(chunks).toString("utf8"),
-          }),
-        );
+            body: bytes.toString("utf8"),
+            bytes,
+          });
+        });
         response.on("error", reject);
       },
     );

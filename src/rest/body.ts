@@ -91,6 +91,21 @@ export async function readUrlEncoded(request: Request, limit: BodyLimit): Promis
   return new URLSearchParams(await readBodyText(request, limit));
 }
 
+/** The parts of a `multipart/form-data` body, bounded as `readBody`; malformed forms are `validation`. */
+export async function readMultipart(request: Request, limit: BodyLimit): Promise<FormData> {
+  const bytes = await readBody(request, limit);
+  const response = new Response(bytes as Uint8Array<ArrayBuffer>, {
+    headers: { "content-type": request.headers.get("content-type") ?? "" },
+  });
+  try {
+    return await response.formData();
+  } catch {
+    throw new ApiError("validation", "Request body: not a well-formed multipart/form-data body.", {
+      suggestion: "Send the file as the part named file, with a boundary matching the Content-Type header.",
+    });
+  }
+}
+
 /**
  * Reads and drops what the client still sends after a refusal, keeping nothing: when the body ends within
  * `LINGER_MS` the connection stays usable; past it, the stream is cancelled and the connection closed.

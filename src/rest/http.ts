@@ -1,4 +1,5 @@
 import { ApiError, type ErrorBody } from "../kernel/errors.ts";
+import { checkJsonShape } from "../kernel/json-depth.ts";
 import type { JsonSchema } from "../kernel/json-schema.ts";
 import { type BodyLimit, readBodyText } from "./body.ts";
 
@@ -35,6 +36,7 @@ export async function readJsonObject(request: Request, limit: BodyLimit): Promis
   if (!value || typeof value !== "object" || Array.isArray(value)) {
     throw new ApiError("validation", "Request body: must be a JSON object.");
   }
+  checkJsonShape(value);
   return value as Record<string, unknown>;
 }
 

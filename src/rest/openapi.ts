@@ -77,6 +77,39 @@ export function restShapeOf(tool: Tool) {
   return { parameters, body };
 }
 
+/**
+ * The media types of a body: JSON, and for upload routes also the file itself (other fields in the query) and
+ * a multipart form whose part `file` is the file.
+ */
+function bodyContent(
+  tool: Tool,
+  body: JsonSchema,
+): Record<string, { schema: JsonSchema; encoding?: unknown }> {
+  const file = tool.http.file;
+  if (!file) return { "application/json": { schema: body } };
+  const { [file.field]: _bytes, ...others } = (body.properties ?? {}) as Record<string, JsonSchema>;
+  const required = ((body.required as string[] | undefined) ?? []).filter(
+    (name) => name !== file.field && name !== file.nameField,
+  );
+  return {
+    "application/json": { schema: body },
+    "application/octet-stream": {
+      schema: {
+        type: "string",
+        format: "binary",
+        description: `The file itself (up to ${file.maxBytes} bytes); the other fields (${Object.keys(others).join(", ")}) as query parameters.`,
+      },
+    },
+    "multipart/form-data": {
+      schema: {
+        type: "object",
+        required: ["file", ...required],
+        properties: { file: { type: "string", format: "binary", description: "The file." }, ...others },
+      },
+    },
+  };
+}
+
 function operationOf(tool: Tool) {
   const { parameters, body } = restShapeOf(tool);
   const { output } = jsonSchemasOf(tool);
@@ -86,7 +119,7 @@ function operationOf(tool: Tool) {
     summary: tool.title,
     description: tool.description,
     ...(parameters.length ? { parameters } : {}),
-    ...(body ? { requestBody: { required: true, content: { "application/json": { schema: body } } } } : {}),
+    ...(body ? { requestBody: { required: true, content: bodyContent(tool, body) } } : {}),
     responses: {
       "200": { description: "Success.", content: { "application/json": { schema: output } } },
       ...Object.fromEntries(

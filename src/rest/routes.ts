@@ -7,6 +7,7 @@ import { callTool } from "../kernel/pipeline.ts";
 import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
 import { bodyLimit } from "./body.ts";
+import { isJson, readFileInput } from "./file-input.ts";
 import { errorResponse, json, queryInput, readJsonObject } from "./http.ts";
 import { openApiDocument } from "./openapi.ts";
 import { clientIp, requestIdOf } from "./request-meta.ts";
@@ -99,7 +100,9 @@ export function registerOperationRoutes(
         const input =
           tool.http.method === "GET"
             ? queryInput(event.url.searchParams, schema)
-            : await readJsonObject(event.req, bodyLimit(platform.config, "api"));
+            : tool.http.file && !isJson(event.req)
+              ? await readFileInput(event, tool.http.file, schema, platform.config.bodyTimeoutMs)
+              : await readJsonObject(event.req, bodyLimit(platform.config, "api"));
         const params = getRouterParams(event, { decode: true });
         for (const name of pathParams) {
           if (name in input && input[name] !== params[name]) {

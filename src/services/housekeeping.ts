@@ -1,6 +1,7 @@
 import { TEMPORARY_FILE_GRACE_MS } from "../blobs/index.ts";
 import type { PurgeCounts, RetentionPolicy } from "../db/stores/housekeeping.ts";
 import type { Platform } from "../kernel/platform.ts";
+import { recheckDomains } from "./domains/recheck.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -26,12 +27,16 @@ export interface HousekeepingReport extends PurgeCounts {
   blobTemporaryFiles: number;
   /** Blobs no row referenced any more, last put before BLOB_GRACE_MS. */
   blobs: number;
+  /** Old slugs whose redirect expired. */
+  slugRedirects: number;
+  /** Custom domains re-verified (those not checked for the configured interval). */
+  domainsChecked: number;
 }
 
 /**
  * Deletes what has outlived its purpose: expired sessions, idempotency records, used reset links, old OAuth codes
- * and tokens, old outbox mail, source texts and blobs nothing references, and temporary blob files crashes left
- * behind. Idempotent and safe on every node at once.
+ * and tokens, old outbox mail, source texts and blobs nothing references, temporary blob files crashes left
+ * behind and expired slug redirects; re-verifies custom domains due for it. Idempotent and safe on every node at once.
  */
 export async function runHousekeeping(platform: Platform, now = Date.now()): Promise<HousekeepingReport> {
   const purged = await platform.db.transaction((stores) => stores.housekeeping.purgeExpired(now, retention));
@@ -39,7 +44,16 @@ export async function runHousekeeping(platform: Platform, now = Date.now()): Pro
     stores.sourceFiles.sweepContents(now - CONTENT_GRACE_MS),
   );
   const blobTemporaryFiles = await sweepBlobTemporaryFiles(platform, now);
-  return { ...purged, sourceContents, blobTemporaryFiles, blobs: await sweepBlobs(platform, now) };
+  const slugRedirects = await platform.db.transaction((stores) => stores.domains.purgeSlugRedirects(now));
+  const domainsChecked = await recheckDomains(platform, now);
+  return {
+    ...purged,
+    sourceContents,
+    blobTemporaryFiles,
+    blobs: await sweepBlobs(platform, now),
+    slugRedirects,
+    domainsChecked,
+  };
 }
 
 /**

@@ -39,6 +39,13 @@ for (const protocol of protocolModes) {
       };
       const contentNames = await names(content.plaintextKey);
       expect(contentNames).toEqual([
+        "assets_delete",
+        "assets_get",
+        "assets_import_from_url",
+        "assets_list",
+        "assets_update",
+        "assets_upload",
+        "assets_usage_list",
         "cms_collections_get",
         "cms_collections_list",
         "cms_fields_list",

@@ -7,7 +7,7 @@ import { invitationStatus } from "../../src/db/stores/invitations.ts";
 import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
-import { fields } from "../../src/kernel/schemas.ts";
+import { fields, nameText } from "../../src/kernel/schemas.ts";
 import { createOrganizationWithOwner } from "../../src/services/organizations/bootstrap.ts";
 import { accountsGroup } from "./group.ts";
 
@@ -29,7 +29,7 @@ export default defineTool({
     .object({
       email: z.string().max(320).describe("Email address; stored trimmed and lower-case."),
       password: z.string().max(4096).describe("At least 10 characters."),
-      name: z.string().max(400).describe("Display name; the email's local part when blank."),
+      name: nameText(z.string().max(400)).describe("Display name; the email's local part when blank."),
       invitationToken: z
         .string()
         .max(200)

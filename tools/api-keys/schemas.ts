@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { keyRoles, websiteKeyRoles } from "../../src/kernel/roles.ts";
-import { fields } from "../../src/kernel/schemas.ts";
+import { fields, nameText } from "../../src/kernel/schemas.ts";
 
 export const access = z
   .discriminatedUnion("kind", [
@@ -30,7 +30,9 @@ export const access = z
   ])
   .describe("Access configuration: organization-wide, or limited to listed websites.");
 
-export const apiKeyName = z.string().min(1).max(200).describe("Human-readable label, 1 to 200 characters.");
+export const apiKeyName = nameText(z.string().min(1).max(200)).describe(
+  "Human-readable label, 1 to 200 characters.",
+);
 
 /** Access as stored: a website-scoped key keeps an empty list when all of its websites were deleted. */
 const accessRecord = z.discriminatedUnion("kind", [

@@ -3,7 +3,7 @@ import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { newId } from "../../src/kernel/ids.ts";
-import { fields } from "../../src/kernel/schemas.ts";
+import { fields, nameText, proseText } from "../../src/kernel/schemas.ts";
 import {
   assertCollectionCapacity,
   assertCollectionSlug,
@@ -13,15 +13,7 @@ import {
   slugifyText,
 } from "../../src/services/cms/service.ts";
 import { cmsCollectionsGroup } from "./groups.ts";
-import {
-  collection,
-  collectionSlug,
-  fieldInput,
-  MAX_COLLECTIONS,
-  MAX_FIELDS,
-  NO_NUL,
-  noNul,
-} from "./schemas.ts";
+import { collection, collectionSlug, fieldInput, MAX_COLLECTIONS, MAX_FIELDS } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.collections.create",
@@ -31,15 +23,9 @@ export default defineTool({
   input: z
     .object({
       websiteId: fields.websiteId(),
-      name: z
-        .string()
-        .trim()
-        .min(1)
-        .max(100)
-        .refine(noNul, NO_NUL)
-        .describe("Display name, e.g. Blog posts."),
+      name: nameText(z.string().trim().min(1).max(100)).describe("Display name, e.g. Blog posts."),
       slug: collectionSlug.optional(),
-      description: z.string().max(1000).refine(noNul, NO_NUL).optional(),
+      description: proseText(z.string().max(1000)).optional(),
       fields: z
         .array(fieldInput)
         .max(MAX_FIELDS)

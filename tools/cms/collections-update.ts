@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
-import { fields } from "../../src/kernel/schemas.ts";
+import { fields, nameText, proseText } from "../../src/kernel/schemas.ts";
 import { assertCollectionSlug, loadCollection, projectCollection } from "../../src/services/cms/service.ts";
 import { cmsCollectionsGroup } from "./groups.ts";
-import { collection, collectionId, collectionSlug, NO_NUL, noNul } from "./schemas.ts";
+import { collection, collectionId, collectionSlug } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.collections.update",
@@ -16,9 +16,9 @@ export default defineTool({
     .object({
       websiteId: fields.websiteId(),
       collectionId: collectionId(),
-      name: z.string().trim().min(1).max(100).refine(noNul, NO_NUL).optional(),
+      name: nameText(z.string().trim().min(1).max(100)).optional(),
       slug: collectionSlug.optional(),
-      description: z.string().max(1000).refine(noNul, NO_NUL).optional(),
+      description: proseText(z.string().max(1000)).optional(),
     })
     .strict(),
   output: collection,

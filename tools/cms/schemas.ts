@@ -1,13 +1,9 @@
 import { z } from "zod";
-import { fields } from "../../src/kernel/schemas.ts";
+import { fields, nameText, proseText } from "../../src/kernel/schemas.ts";
 import { FIELD_TYPES, MAX_COLLECTIONS, MAX_FIELDS } from "../../src/services/cms/fields.ts";
 
 export const LIVE_NOTE =
   "Content reaches the live site on the next website_source_code_head_publish (no automatic republish); the editor preview shows draft values at once.";
-
-/** Text stored as is: PostgreSQL refuses NUL characters in text, so both dialects do. */
-export const noNul = (text: string) => !text.includes("\u0000");
-export const NO_NUL = "must not contain NUL characters";
 
 export const collectionId = () =>
   z.string().min(1).describe("Id of the collection (from cms_collections_list).");
@@ -24,26 +20,22 @@ export const validations = z
       .min(1)
       .max(200)
       .optional()
-      .describe("Text: a regular expression (JavaScript, u flag) the value must match."),
+      .describe(
+        "Text: a regular expression (RE2 syntax: no backreferences or lookaround) the value must contain a match of; anchor with ^ and $ to match the whole value.",
+      ),
   })
   .strict()
   .describe("Length (text), range (number) and pattern (text) rules.");
 
 const fieldSettings = {
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .refine(noNul, NO_NUL)
-    .describe("Display name, 1 to 100 characters."),
-  helpText: z.string().max(500).refine(noNul, NO_NUL).optional().describe("Guidance for editors."),
+  name: nameText(z.string().trim().min(1).max(100)).describe("Display name, 1 to 100 characters."),
+  helpText: proseText(z.string().max(500)).optional().describe("Guidance for editors."),
   required: z.boolean().optional().describe("Every item must have a non-empty value (default false)."),
   unique: z.boolean().optional().describe("No two items may have the same value (default false)."),
   defaultValue: z.unknown().optional().describe("Value given to new items that omit this field."),
   validations: validations.optional(),
   validValues: z
-    .array(z.string().min(1).max(200).refine(noNul, NO_NUL))
+    .array(nameText(z.string().min(1).max(200)))
     .min(1)
     .max(500)
     .optional()

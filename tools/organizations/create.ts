@@ -2,15 +2,13 @@ import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { newId } from "../../src/kernel/ids.ts";
+import { nameText } from "../../src/kernel/schemas.ts";
 import { organizationsGroup } from "./group.ts";
 import { organization, projectOrganization } from "./schemas.ts";
 
-export const organizationName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .describe("Name of the organization, 1 to 200 characters.");
+export const organizationName = nameText(z.string().trim().min(1).max(200)).describe(
+  "Name of the organization, 1 to 200 characters.",
+);
 
 export default defineTool({
   operationId: "organizations.create",

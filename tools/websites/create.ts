@@ -5,7 +5,12 @@ import { ApiError } from "../../src/kernel/errors.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { seedStarter } from "../../src/services/publishing/draft.ts";
-import { assertSlugAvailable, generateSlug, projectWebsite } from "../../src/services/websites/websites.ts";
+import {
+  assertSlugAvailable,
+  claimSlug,
+  generateSlug,
+  projectWebsite,
+} from "../../src/services/websites/websites.ts";
 import { websitesGroup } from "./group.ts";
 import { website, websiteName, websiteSlug } from "./schemas.ts";
 
@@ -46,8 +51,9 @@ export default defineTool({
       }
       organizationId = (await ctx.access.organization(reachable[0]!)).id;
     }
-    const slug = input.slug ?? (await generateSlug(ctx.stores, input.name));
-    if (input.slug) await assertSlugAvailable(ctx.stores, input.slug);
+    const slug = input.slug ?? (await generateSlug(ctx.stores, input.name, ctx.now));
+    if (input.slug) await assertSlugAvailable(ctx.stores, input.slug, { organizationId, now: ctx.now });
+    await claimSlug(ctx.stores, slug);
     const record = {
       id: newId(),
       organizationId,

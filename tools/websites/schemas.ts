@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fields } from "../../src/kernel/schemas.ts";
+import { fields, nameText } from "../../src/kernel/schemas.ts";
 
 export const website = z.object({
   id: fields.id("website"),
@@ -11,7 +11,9 @@ export const website = z.object({
   updatedAt: fields.timestamp(),
 });
 
-export const websiteName = z.string().trim().min(1).max(200).describe("Display name, 1 to 200 characters.");
+export const websiteName = nameText(z.string().trim().min(1).max(200)).describe(
+  "Display name, 1 to 200 characters.",
+);
 export const websiteSlug = z
   .string()
   .min(3)

@@ -2,7 +2,12 @@ import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
-import { assertSlugAvailable, projectWebsite } from "../../src/services/websites/websites.ts";
+import {
+  assertSlugAvailable,
+  claimSlug,
+  keepOldSlug,
+  projectWebsite,
+} from "../../src/services/websites/websites.ts";
 import { websitesGroup } from "./group.ts";
 import { website, websiteName, websiteSlug } from "./schemas.ts";
 
@@ -11,7 +16,7 @@ export default defineTool({
   group: websitesGroup,
   title: "Update a website",
   description:
-    "Renames a website or changes its slug. A new slug moves the live site to the new subdomain at once; the old one stops serving.",
+    "Renames a website or changes its slug. A new slug moves the live site to the new subdomain at once; the old subdomain redirects (308) to it for 30 days, during which no other organization can take the old slug.",
   input: z
     .object({ websiteId: fields.websiteId(), name: websiteName.optional(), slug: websiteSlug.optional() })
     .strict(),
@@ -22,8 +27,13 @@ export default defineTool({
   http: { method: "PATCH", path: "/websites/{websiteId}" },
   async handler(input, ctx) {
     const current = await ctx.access.website(input.websiteId);
-    if (input.slug && input.slug !== current.slug)
-      await assertSlugAvailable(ctx.stores, input.slug, current.id);
+    const renamed = input.slug !== undefined && input.slug !== current.slug;
+    if (renamed) {
+      const claim = { organizationId: current.organizationId, websiteId: current.id, now: ctx.now };
+      await assertSlugAvailable(ctx.stores, input.slug!, claim);
+      await claimSlug(ctx.stores, input.slug!);
+      await keepOldSlug(ctx.stores, ctx.platform.config, current, ctx.now);
+    }
     const patch = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.slug !== undefined ? { slug: input.slug } : {}),

@@ -42,6 +42,9 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  assets,
+  websiteDomains,
+  websiteSlugRedirects,
 } = tables;
 
 /** Shared token buckets (PostgreSQL only: SQLite keeps buckets in process). Refilled by the database clock. */

@@ -42,6 +42,9 @@ export const {
   cmsItemValues,
   cmsItemTerms,
   cmsItemUniques,
+  assets,
+  websiteDomains,
+  websiteSlugRedirects,
 } = tables;
 
 type Unexported = Exclude<keyof Tables, keyof typeof self>;

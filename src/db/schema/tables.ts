@@ -2,9 +2,11 @@
 // ./pg.ts. docs/contributing.md ("Adding a table") says how to add one.
 import type { PgTable } from "drizzle-orm/pg-core";
 import { accountTables } from "./accounts.ts";
+import { assetTables } from "./assets.ts";
 import { cmsTables } from "./cms.ts";
 import { type Columns, pgColumns } from "./columns.ts";
 import { coreTables } from "./core.ts";
+import { domainTables } from "./domains.ts";
 import { sourceCodeTables } from "./source-code.ts";
 
 /** Builds every table with one dialect's column constructors. */
@@ -15,6 +17,8 @@ export function defineTables(c: Columns) {
     ...accountTables(c, core),
     ...sourceCodeTables(c, core),
     ...cmsTables(c, core),
+    ...assetTables(c, core),
+    ...domainTables(c, core),
   };
 }
 

@@ -135,7 +135,9 @@ export function fieldRows(
   return [row(item, state, field.key, 0, null, textOf(value))];
 }
 
-const valuesOf = (values: unknown) => (values ?? {}) as Record<string, unknown>;
+/** An item's values without a prototype: a field key like `constructor` reads the item's value, or nothing. */
+const valuesOf = (values: unknown): Record<string, unknown> =>
+  Object.assign(Object.create(null), values ?? {});
 
 /** Every value row of an item in one state (a row for every field of the collection). */
 export function valueRows(

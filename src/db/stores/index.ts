@@ -1,9 +1,11 @@
 import type { Db, Dialect, Tables } from "../types.ts";
 import { apiKeyStore } from "./api-keys.ts";
+import { assetStore } from "./assets.ts";
 import { auditStore } from "./audit.ts";
 import { billingStore } from "./billing.ts";
 import { cmsStore } from "./cms.ts";
 import { deploymentStore } from "./deployments.ts";
+import { domainStore } from "./domains.ts";
 import { emailVerificationStore } from "./email-verifications.ts";
 import { housekeepingStore } from "./housekeeping.ts";
 import { idempotencyStore } from "./idempotency.ts";
@@ -41,6 +43,8 @@ const factories = {
   oauth: oauthStore,
   sessions: sessionStore,
   emailVerifications: emailVerificationStore,
+  assets: assetStore,
+  domains: domainStore,
 } satisfies Record<string, StoreFactory>;
 
 /** Every aggregate's store, bound to one connection or transaction. */

@@ -10,13 +10,9 @@ import {
 } from "./prices.ts";
 import type { BillingState, Meter } from "./provider.ts";
 
-/**
- * Websites of the organization with at least one custom domain. Custom domains do not exist yet (there
- * is no Domains store), so no website can have one and the count is 0; the Domains work replaces this
- * with a count over the organization's custom domains.
- */
-export async function countBillableSites(_stores: Stores, _organizationId: string): Promise<number> {
-  return 0;
+/** Websites of the organization with at least one custom domain. */
+export function countBillableSites(stores: Stores, organizationId: string): Promise<number> {
+  return stores.domains.countBillableSites(organizationId);
 }
 
 /** Site capacity a new or changed Pro subscription gets: computed from custom-domain sites, never chosen. */

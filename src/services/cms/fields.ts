@@ -1,6 +1,8 @@
 import type { CmsFieldRecord } from "../../db/stores/cms.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { isIdShaped } from "../../kernel/ids.ts";
+import { compilePattern, PATTERN_SUGGESTION } from "./patterns.ts";
+import { checkRichText } from "./rich-text.ts";
 
 export const FIELD_TYPES = [
   "text",
@@ -35,6 +37,16 @@ export const MAX_VALUES_BYTES = 256 * 1024;
 
 /** Keys that name an item's own properties in `sitewright:cms` and the query language; fields may not use them. */
 export const RESERVED_KEYS = ["id", "slug", "createdAt", "updatedAt", "publishedAt", "status"] as const;
+
+/**
+ * Names every JavaScript object inherits (`constructor`, `toString`, `hasOwnProperty`, `valueOf`, `__proto__`…):
+ * page code reads values as `item.values.<key>`, where such a key would be ambiguous, so fields may not use them.
+ */
+export const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** A user-keyed object's own value (never one inherited from Object.prototype). */
+export const ownValue = (source: Record<string, unknown>, key: string): unknown =>
+  Object.hasOwn(source, key) ? source[key] : undefined;
 
 export const STRING_TYPES: ReadonlySet<string> = new Set([
   "text",
@@ -128,13 +140,24 @@ export function checkValue(field: CmsFieldRecord, value: unknown): unknown {
     return value;
   };
   const checkLength = (text: string) => {
-    const length = [...text].length;
+    const length = v.minLength !== undefined || v.maxLength !== undefined ? [...text].length : 0;
     if (v.minLength !== undefined && length < v.minLength)
       throw invalid(key, `must be at least ${v.minLength} characters`);
     if (v.maxLength !== undefined && length > v.maxLength)
       throw invalid(key, `must be at most ${v.maxLength} characters`);
-    if (v.pattern !== undefined && !new RegExp(v.pattern, "u").test(text))
-      throw invalid(key, `must match the pattern ${v.pattern}`);
+    if (v.pattern !== undefined) {
+      const pattern = compilePattern(v.pattern);
+      if (typeof pattern === "string") {
+        throw new ApiError(
+          "validation",
+          `values.${key}: the field's pattern is not supported (${pattern}).`,
+          {
+            suggestion: `Replace the field's validations.pattern with {{cms.fields.update}}. ${PATTERN_SUGGESTION}`,
+          },
+        );
+      }
+      if (!pattern.test(text)) throw invalid(key, `must match the pattern ${v.pattern}`);
+    }
   };
   const assetRef = (text: string) => isIdShaped(text) || httpUrl(text);
   switch (field.type as FieldType) {
@@ -145,6 +168,7 @@ export function checkValue(field: CmsFieldRecord, value: unknown): unknown {
       if (field.type === "text" && /[\r\n]/.test(text))
         throw invalid(key, "must be a single line (use longText)");
       checkLength(text);
+      if (field.type === "richText") checkRichText(key, text);
       return text;
     }
     case "number": {
@@ -266,7 +290,7 @@ export function checkValues(
 ): Record<string, unknown> {
   const byKey = new Map(fields.map((field) => [field.key, field]));
   for (const key of Object.keys(values)) {
-    if (!byKey.has(key)) {
+    if (!byKey.has(key) || PROTOTYPE_NAMES.has(key)) {
       throw new ApiError("validation", `values.${key}: is not a field of this collection.`, {
         validValues: fields.map((field) => field.key),
         suggestion:
@@ -276,7 +300,7 @@ export function checkValues(
   }
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = values[field.key];
+    const value = ownValue(values, field.key);
     if (isEmpty(value)) {
       if (field.required) throw invalid(field.key, "is required");
       continue;

@@ -58,7 +58,7 @@ export async function includedItems(
       unknown
     >;
     for (const field of wanted) {
-      const value = values[field.key];
+      const value = Object.hasOwn(values, field.key) ? values[field.key] : undefined;
       const ids = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
       const target = optionsOf(field).collectionId ?? "";
       for (const id of ids) if (typeof id === "string") targets.set(id, target);

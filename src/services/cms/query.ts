@@ -109,7 +109,7 @@ interface Resolved {
 }
 
 function resolveField(fields: readonly CmsFieldRecord[], name: string, where: string): Resolved {
-  const builtIn = BUILT_INS[name as ItemColumn];
+  const builtIn = Object.hasOwn(BUILT_INS, name) ? BUILT_INS[name as ItemColumn] : undefined;
   if (builtIn) return { type: builtIn, ref: { kind: "item", column: name as ItemColumn } };
   const field = fields.find((f) => f.key === name);
   if (!field) {

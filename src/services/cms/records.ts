@@ -9,7 +9,7 @@ import type { Stores } from "../../db/stores/index.ts";
 import { ApiError, notFound } from "../../kernel/errors.ts";
 import { isIdShaped } from "../../kernel/ids.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
-import { canonical, type FieldType, type FieldValidations, optionsOf } from "./fields.ts";
+import { canonical, type FieldType, type FieldValidations, optionsOf, ownValue } from "./fields.ts";
 import { renderRichText } from "./rich-text.ts";
 
 export const COLLECTION_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -118,7 +118,10 @@ export function projectCollection(collection: CmsCollectionRecord, fields?: read
 export function orderedValues(fields: readonly CmsFieldRecord[], values: unknown): Record<string, unknown> {
   const source = (values ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const field of fields) if (source[field.key] !== undefined) out[field.key] = source[field.key];
+  for (const field of fields) {
+    const value = ownValue(source, field.key);
+    if (value !== undefined) out[field.key] = value;
+  }
   return out;
 }
 
@@ -126,7 +129,7 @@ export function orderedValues(fields: readonly CmsFieldRecord[], values: unknown
 export function richTextHtml(fields: readonly CmsFieldRecord[], values: Record<string, unknown>) {
   const html: Record<string, string> = {};
   for (const field of fields) {
-    const value = values[field.key];
+    const value = ownValue(values, field.key);
     if (field.type === "richText" && typeof value === "string") html[field.key] = renderRichText(value);
   }
   return html;

@@ -1,30 +1,53 @@
-import { Marked } from "marked";
+import { createHash } from "node:crypto";
+import {
+  checkMarkdownDepth,
+  MAX_MARKDOWN_DEPTH,
+  MarkdownTooDeep,
+  renderSafeMarkdown,
+} from "../../framework/safe-markdown.ts";
+import { WeightedLru } from "../../hosting/lru.ts";
+import { ApiError } from "../../kernel/errors.ts";
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/**
+ * Rendered richText by the SHA-256 of its Markdown: a value is rendered when it is written (which also checks it)
+ * and reads take the HTML from here, so listing items does not parse their Markdown again.
+ */
+const rendered = new WeightedLru<string, string>(32 * 1024 * 1024);
 
-/** Link and image targets a rendered richText value may carry: http(s), mailto, tel, site-relative and anchors. */
-function safeHref(href: string): boolean {
-  const trimmed = href.trim();
-  if (/^(https?:|mailto:|tel:)/i.test(trimmed)) return true;
-  return !/^[a-z][a-z0-9+.-]*:/i.test(trimmed) && !trimmed.startsWith("//");
+const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+function render(markdown: string): string {
+  const key = createHash("sha256").update(markdown).digest("base64url");
+  const cached = rendered.get(key);
+  if (cached !== undefined) return cached;
+  let html: string;
+  try {
+    html = renderSafeMarkdown(markdown);
+  } catch (error) {
+    if (!(error instanceof MarkdownTooDeep)) throw error;
+    // Only values stored before the depth cap can get here (writes refuse them): shown as text.
+    html = `<pre>${escapeText(markdown)}</pre>`;
+  }
+  rendered.set(key, html, html.length + markdown.length);
+  return html;
 }
 
-const marked = new Marked({
-  gfm: true,
-  async: false,
-  renderer: {
-    // Raw HTML in the Markdown is shown as text, never passed through.
-    html(token) {
-      return escapeHtml(token.text);
-    },
-  },
-  walkTokens(token) {
-    if ((token.type === "link" || token.type === "image") && !safeHref(token.href)) token.href = "#";
-  },
-});
-
-/** richText values: Markdown in, safe HTML out (raw HTML escaped, script-capable URLs neutralized). */
+/** richText values: Markdown in, safe HTML out (raw HTML escaped, only safe link and image URLs kept). */
 export function renderRichText(markdown: string): string {
-  return marked.parse(markdown) as string;
+  return render(markdown);
+}
+
+/** Refuses a richText value nested past the Markdown depth cap, naming the field; renders it for later reads. */
+export function checkRichText(key: string, markdown: string): void {
+  try {
+    checkMarkdownDepth(markdown);
+  } catch (error) {
+    if (error instanceof MarkdownTooDeep) {
+      throw new ApiError("validation", `values.${key}: Markdown ${error.message}.`, {
+        suggestion: `Flatten the nesting: at most ${MAX_MARKDOWN_DEPTH} levels of lists and block quotes inside one another.`,
+      });
+    }
+    throw error;
+  }
+  render(markdown);
 }

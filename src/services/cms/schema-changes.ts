@@ -19,9 +19,11 @@ import {
   MAX_COLLECTIONS,
   MAX_FIELDS,
   optionsOf,
+  PROTOTYPE_NAMES,
   RESERVED_KEYS,
   validationsOf,
 } from "./fields.ts";
+import { compilePattern, PATTERN_SUGGESTION } from "./patterns.ts";
 import { type FieldSpec, insertOrConflict } from "./records.ts";
 
 export async function assertCollectionCapacity(stores: Stores, websiteId: string): Promise<void> {
@@ -77,6 +79,15 @@ export async function buildFieldSettings(
       `'${spec.key}' is reserved (every item has its own ${RESERVED_KEYS.join(", ")}); choose another key`,
     );
   }
+  if (PROTOTYPE_NAMES.has(spec.key)) {
+    throw new ApiError(
+      "validation",
+      `${prefix}key: '${spec.key}' is a name every JavaScript object has (pages read item.values.<key>); choose another key.`,
+      {
+        suggestion: `Use a more specific key, such as '${spec.key}Text' or 'item${spec.key[0]!.toUpperCase()}${spec.key.slice(1)}'.`,
+      },
+    );
+  }
   const type = spec.type;
   const validations: FieldValidations = { ...spec.validations };
   const lengthTypes = new Set(["text", "longText", "richText", "url", "videoUrl"]);
@@ -89,10 +100,11 @@ export async function buildFieldSettings(
     throw bad("validations", `min and max apply to number fields, not ${type}`);
   if (validations.pattern !== undefined) {
     if (!lengthTypes.has(type)) throw bad("validations.pattern", `applies to text fields, not ${type}`);
-    try {
-      new RegExp(validations.pattern, "u");
-    } catch {
-      throw bad("validations.pattern", "is not a valid regular expression");
+    const pattern = compilePattern(validations.pattern);
+    if (typeof pattern === "string") {
+      throw new ApiError("validation", `${prefix}validations.pattern: RE2 cannot take it (${pattern}).`, {
+        suggestion: PATTERN_SUGGESTION,
+      });
     }
   }
   if (

@@ -70,12 +70,16 @@ export function slugify(name: string): string {
       }`;
 }
 
-/** Checks a requested slug: shape, reserved names, and uniqueness (`conflict` when taken). */
-export async function assertSlugAvailable(
-  stores: Stores,
-  slug: string,
-  exceptWebsiteId?: string,
-): Promise<void> {
+/** Who asks for a slug: old slugs of renamed websites stay reserved for their own organization. */
+export interface SlugClaim {
+  organizationId: string;
+  /** The website being renamed (its own slug is not a conflict). */
+  websiteId?: string;
+  now: number;
+}
+
+/** Checks a requested slug: shape, reserved names, and uniqueness (`conflict` when taken or still redirecting). */
+export async function assertSlugAvailable(stores: Stores, slug: string, claim: SlugClaim): Promise<void> {
   if (!SLUG_PATTERN.test(slug) || slug.includes("--")) {
     throw new ApiError(
       "validation",
@@ -85,15 +89,47 @@ export async function assertSlugAvailable(
   if (reservedSlugs.has(slug))
     throw new ApiError("validation", `slug: '${slug}' is reserved; choose another.`);
   const existing = await stores.websites.getBySlug(slug);
-  if (existing && existing.id !== exceptWebsiteId) {
+  if (existing && existing.id !== claim.websiteId) {
     throw new ApiError("conflict", `slug: '${slug}' is already taken by another website.`, {
       suggestion: "Choose another slug, or omit slug to have one generated from the name.",
     });
   }
+  const redirect = await stores.domains.slugRedirect(slug);
+  if (redirect && redirect.expiresAt > claim.now && redirect.organizationId !== claim.organizationId) {
+    throw new ApiError(
+      "conflict",
+      `slug: '${slug}' was a website's slug until recently and redirects to it until ${iso(redirect.expiresAt)}.`,
+      { suggestion: "Choose another slug, or omit slug to have one generated from the name." },
+    );
+  }
+}
+
+/**
+ * Takes `slug` for a website of the claim's organization: an old slug of the organization's that still redirects
+ * stops redirecting (assertSlugAvailable ran first).
+ */
+export async function claimSlug(stores: Stores, slug: string): Promise<void> {
+  await stores.domains.deleteSlugRedirect(slug);
+}
+
+/** After a slug change: the old slug redirects to the website for the configured while, reserved for its organization. */
+export async function keepOldSlug(
+  stores: Stores,
+  config: PlatformConfig,
+  website: WebsiteRecord,
+  now: number,
+): Promise<void> {
+  await stores.domains.putSlugRedirect({
+    slug: website.slug,
+    websiteId: website.id,
+    organizationId: website.organizationId,
+    expiresAt: now + config.domains.slugRedirectMs,
+    createdAt: now,
+  });
 }
 
 /** A free slug derived from the name, suffixed on collision. */
-export async function generateSlug(stores: Stores, name: string): Promise<string> {
+export async function generateSlug(stores: Stores, name: string, now: number): Promise<string> {
   let base = slugify(name);
   if (reservedSlugs.has(base)) base = `${base}-site`;
   for (let attempt = 0; attempt < 20; attempt++) {
@@ -109,7 +145,8 @@ export async function generateSlug(stores: Stores, name: string): Promise<string
                   .replace(/[^a-z0-9]/g, "x")
           }`;
     const slug = `${base.slice(0, 63 - suffix.length)}${suffix}`;
-    if (!(await stores.websites.getBySlug(slug))) return slug;
+    const redirect = await stores.domains.slugRedirect(slug);
+    if (!(await stores.websites.getBySlug(slug)) && !(redirect && redirect.expiresAt > now)) return slug;
   }
   throw new ApiError(
     "conflict",

@@ -1,0 +1,133 @@
+import { and, desc, eq, like, lt, or, sql } from "drizzle-orm";
+import type { KeysetPosition } from "../../kernel/cursor.ts";
+import type { Db, Tables } from "../types.ts";
+
+/** An uploaded file of a website (its bytes are the blob `sha256`). */
+export type AssetRecord = Tables["assets"]["$inferSelect"];
+
+export interface AssetFilter {
+  /** Exact folder ("" for the root). */
+  folder?: string;
+  /** Case-insensitive substring of the name. */
+  nameContains?: string;
+  /** `image/png`, or a top-level type with `/*` (`image/*`). */
+  contentType?: string;
+}
+
+/** Uploaded files of websites. */
+export interface AssetStore {
+  insert(record: AssetRecord): Promise<void>;
+  get(websiteId: string, id: string): Promise<AssetRecord | undefined>;
+  /** Newest first (createdAt, then id, both descending). */
+  list(
+    websiteId: string,
+    filter: AssetFilter,
+    page: { after?: KeysetPosition; limit: number },
+  ): Promise<AssetRecord[]>;
+  /** An asset of the website whose bytes are `sha256` (hosting serves `/_assets/<sha256>/…` only then). */
+  byBlob(websiteId: string, sha256: string): Promise<AssetRecord | undefined>;
+  update(
+    websiteId: string,
+    id: string,
+    patch: Partial<Pick<AssetRecord, "name" | "folder" | "alt">> & { updatedAt: number },
+  ): Promise<AssetRecord | undefined>;
+  remove(websiteId: string, id: string): Promise<boolean>;
+  /**
+   * CMS values of the website's items (draft "d" or published "p") equal to `assetId` or containing
+   * `urlPart`, from the query index (at most 200).
+   */
+  cmsReferences(
+    websiteId: string,
+    assetId: string,
+    urlPart: string,
+  ): Promise<{ collectionId: string; itemId: string; fieldKey: string; state: string }[]>;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function assetStore(db: Db, t: Tables): AssetStore {
+  const a = t.assets;
+  return {
+    async insert(record) {
+      await db.insert(a).values(record);
+    },
+    async get(websiteId, id) {
+      const [row] = await db
+        .select()
+        .from(a)
+        .where(and(eq(a.websiteId, websiteId), eq(a.id, id)))
+        .limit(1);
+      return row;
+    },
+    async list(websiteId, filter, { after, limit }) {
+      const position = after
+        ? or(lt(a.createdAt, after.createdAt), and(eq(a.createdAt, after.createdAt), lt(a.id, after.id)))
+        : undefined;
+      const type = filter.contentType;
+      return db
+        .select()
+        .from(a)
+        .where(
+          and(
+            eq(a.websiteId, websiteId),
+            filter.folder === undefined ? undefined : eq(a.folder, filter.folder),
+            filter.nameContains
+              ? sql`lower(${a.name}) like ${`%${escapeLike(filter.nameContains.toLowerCase())}%`} escape '\\'`
+              : undefined,
+            type === undefined
+              ? undefined
+              : type.endsWith("/*")
+                ? like(a.contentType, `${type.slice(0, -1)}%`)
+                : eq(a.contentType, type),
+            position,
+          ),
+        )
+        .orderBy(desc(a.createdAt), desc(a.id))
+        .limit(limit);
+    },
+    async byBlob(websiteId, sha256) {
+      const [row] = await db
+        .select()
+        .from(a)
+        .where(and(eq(a.sha256, sha256), eq(a.websiteId, websiteId)))
+        .limit(1);
+      return row;
+    },
+    async update(websiteId, id, patch) {
+      const [row] = await db
+        .update(a)
+        .set(patch)
+        .where(and(eq(a.websiteId, websiteId), eq(a.id, id)))
+        .returning();
+      return row;
+    },
+    async remove(websiteId, id) {
+      const rows = await db
+        .delete(a)
+        .where(and(eq(a.websiteId, websiteId), eq(a.id, id)))
+        .returning({ id: a.id });
+      return rows.length > 0;
+    },
+    async cmsReferences(websiteId, assetId, urlPart) {
+      const v = t.cmsItemValues;
+      const c = t.cmsCollections;
+      return db
+        .selectDistinct({
+          collectionId: v.collectionId,
+          itemId: v.itemId,
+          fieldKey: v.fieldKey,
+          state: v.state,
+        })
+        .from(v)
+        .innerJoin(c, eq(c.id, v.collectionId))
+        .where(
+          and(
+            eq(c.websiteId, websiteId),
+            or(eq(v.txt, assetId), sql`${v.txt} like ${`%${escapeLike(urlPart)}%`} escape '\\'`),
+          ),
+        )
+        .orderBy(v.collectionId, v.itemId, v.fieldKey, v.state)
+        .limit(200);
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { compileMarkdown } from "../../../src/framework/markdown-modules.ts";
+import {
+  checkMarkdownDepth,
+  MAX_MARKDOWN_DEPTH,
+  MarkdownTooDeep,
+  renderSafeMarkdown,
+  safeUrl,
+} from "../../../src/framework/safe-markdown.ts";
+
+const nestedList = (levels: number) =>
+  Array.from({ length: levels }, (_, i) => `${"  ".repeat(i)}- level ${i + 1}`).join("\n");
+
+describe("safeUrl", () => {
+  it("refuses script URLs however they are spelled", () => {
+    for (const url of [
+      "javascript:alert(1)",
+      "&#106;avascript:alert(1)",
+      "java&#x09;script:alert(1)",
+      "javascript&colon;alert(1)",
+      "&#x6A&#x61vascript:alert(1)",
+      "&#0000106avascript:alert(1)",
+      "JaVaScRiPt:alert(1)",
+      "&Tab;javascript:alert(1)",
+      " \u0001javascript:alert(1)",
+      "java\nscript:alert(1)",
+      "vbscript:msgbox(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "file:///etc/passwd",
+    ]) {
+      expect(safeUrl(url), url).toBeUndefined();
+    }
+  });
+
+  it("keeps http, https, mailto, tel, relative and fragment URLs, decoded", () => {
+    expect(safeUrl("https://example.com/a?b=1&amp;c=2")).toBe("https://example.com/a?b=1&c=2");
+    expect(safeUrl("HTTP://example.com")).toBe("HTTP://example.com");
+    expect(safeUrl("mailto:a@example.com")).toBe("mailto:a@example.com");
+    expect(safeUrl("tel:+1 555")).toBe("tel:+1 555");
+    expect(safeUrl("/about/")).toBe("/about/");
+    expect(safeUrl("../up?x=a:b")).toBe("../up?x=a:b");
+    expect(safeUrl("#top")).toBe("#top");
+  });
+
+  it("writes links with every ampersand escaped, so the browser decodes nothing more", () => {
+    const html = renderSafeMarkdown(
+      "[a](/x?a=1&amp;b=2) [b](&#106;avascript:alert(1)) ![c](&#106;avascript:1)",
+    );
+    expect(html).toContain('<a href="/x?a=1&amp;b=2">a</a>');
+    expect(html).not.toMatch(/javascript|&#106;|<img/i);
+    expect(html).toContain("b");
+  });
+});
+
+describe("Markdown nesting", () => {
+  it(`accepts ${MAX_MARKDOWN_DEPTH} levels and refuses more, before parsing, at once`, () => {
+    expect(() => checkMarkdownDepth(nestedList(MAX_MARKDOWN_DEPTH))).not.toThrow();
+    expect(() => checkMarkdownDepth(">".repeat(MAX_MARKDOWN_DEPTH))).not.toThrow();
+    const attacks = [
+      nestedList(500),
+      ">".repeat(5_000),
+      "> ".repeat(5_000),
+      "- ".repeat(2_000),
+      "1. ".repeat(2_000),
+      "> - ".repeat(2_000),
+      Array.from({ length: 100 }, (_, i) => ">".repeat(i + 1)).join("\n"),
+    ];
+    for (const text of attacks) {
+      const started = performance.now();
+      expect(() => renderSafeMarkdown(text)).toThrow(MarkdownTooDeep);
+      expect(performance.now() - started).toBeLessThan(200);
+    }
+  });
+
+  it("does not count fenced or indented code", () => {
+    const code = `\`\`\`\n${">".repeat(100)}\n${"- ".repeat(100)}\n\`\`\`\n\n    ${"> ".repeat(100)}\n`;
+    expect(() => checkMarkdownDepth(code)).not.toThrow();
+    expect(renderSafeMarkdown(code)).toContain("<pre>");
+  });
+
+  it("reports a .md page nested too deep as a build error on its line", () => {
+    const { errors, modules } = compileMarkdown(
+      new Map([["pages/deep.md", `# Deep\n\n${"> ".repeat(40)}quote\n`]]),
+    );
+    expect(errors).toEqual([
+      expect.objectContaining({
+        file: "pages/deep.md",
+        line: 3,
+        message: expect.stringMatching(/nested deeper than 32 levels/),
+      }),
+    ]);
+    expect(modules.has("pages/deep.md")).toBe(true);
+  });
+});

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { cmsItemsUsing, pagesUsing, projectAsset } from "../../src/services/assets/assets.ts";
+import { requireAsset, requireWebsite } from "../../src/services/assets/upload.ts";
+import { assetsGroup } from "./group.ts";
+import { asset, assetId, usage } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "assets.get",
+  group: assetsGroup,
+  title: "Get an asset",
+  description:
+    "Returns one asset: its URL, type, size, image dimensions, alt text and folder, and its usage (live pages that name its URL, CMS items whose values name it). Change its name, alt text or folder with assets_update.",
+  input: z.object({ websiteId: fields.websiteId(), assetId: assetId() }).strict(),
+  output: asset.extend({ usage }),
+  annotations: presets.read,
+  scope: { websiteId: "websiteId" },
+  http: { method: "GET", path: "/websites/{websiteId}/assets/{assetId}" },
+  async prepare(input, ctx) {
+    const found = await ctx.read((stores) => requireAsset(stores, input.websiteId, input.assetId));
+    return pagesUsing(ctx.platform, ctx.read, input.websiteId, found.sha256);
+  },
+  async handler(input, ctx) {
+    const website = await requireWebsite(ctx.stores, input.websiteId);
+    const found = await requireAsset(ctx.stores, input.websiteId, input.assetId);
+    return {
+      ...projectAsset(ctx.platform.config, website.slug, found),
+      usage: {
+        pages: ctx.prepared.paths.map((path) => ({ path })),
+        cmsItems: await cmsItemsUsing(ctx.stores, found),
+      },
+    };
+  },
+});

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
+import { decodeCursor, page } from "../../src/kernel/cursor.ts";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { projectDomain } from "../../src/services/domains/domains.ts";
+import { domainsGroup } from "./group.ts";
+import { domain } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "domains.list",
+  group: domainsGroup,
+  title: "List a website's custom domains",
+  description:
+    "Lists the custom domains of a website, oldest first, each with its status, whether it is primary and served, and its DNS records with what the last verification found. The website's platform subdomain is its url in websites_get.",
+  input: z.object({ websiteId: fields.websiteId(), cursor: fields.cursor(), limit: fields.limit() }).strict(),
+  output: listOf(domain),
+  access: "content_editor",
+  annotations: presets.read,
+  scope: { websiteId: "websiteId" },
+  http: { method: "GET", path: "/websites/{websiteId}/domains" },
+  async handler(input, ctx) {
+    const rows = await ctx.stores.domains.list(input.websiteId, {
+      after: input.cursor ? decodeCursor(input.cursor) : undefined,
+      limit: input.limit + 1,
+    });
+    const all = await ctx.stores.domains.ofWebsite(input.websiteId);
+    const ownerOf = (id: string | null) => all.find((d) => d.id === id);
+    return page(
+      rows,
+      input.limit,
+      (row) => row.createdAt,
+      (row) => projectDomain(ctx.platform.config, row, ownerOf(row.pairedWithId) ?? row, ctx.now),
+    );
+  },
+});
