@@ -2,7 +2,12 @@ import { cpSync } from "node:fs";
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { cli: "src/cli.ts", index: "src/index.ts", "sandbox-worker": "src/framework/sandbox/worker.ts" },
+  entry: {
+    cli: "src/cli.ts",
+    index: "src/index.ts",
+    "sandbox-worker": "src/framework/sandbox/worker.ts",
+    "markdown-worker": "src/framework/markdown-worker.ts",
+  },
   format: ["esm"],
   target: "node22",
   platform: "node",

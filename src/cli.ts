@@ -125,6 +125,7 @@ async function dev(args: string[]) {
   shutdownOn(async () => {
     stopHousekeeping();
     await server.close();
+    await platform.analytics.close();
     await db.close();
   });
 }
@@ -198,6 +199,7 @@ async function serveFromEnv(args: string[]) {
   shutdownOn(async () => {
     stopHousekeeping();
     await server.close();
+    await platform.analytics.close();
     await db.close();
   });
 }

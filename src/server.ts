@@ -3,6 +3,7 @@ import { H3 } from "h3";
 import { serve } from "srvx";
 import { registerApp } from "./app/index.ts";
 import { createHosting, type Hosting, type HostingOptions } from "./hosting/index.ts";
+import { registerTlsAsk } from "./hosting/tls-ask.ts";
 import { ApiError, toApiError } from "./kernel/errors.ts";
 import type { Platform } from "./kernel/platform.ts";
 import { createMcpEndpoint } from "./mcp/endpoint.ts";
@@ -25,7 +26,7 @@ export function createApp(platform: Platform, options: { hosting?: HostingOption
     },
     onError(error, event) {
       const status = (error as { status?: number }).status;
-      if (hosting.match(event)) return hosting.errorResponse(event, status ?? 500);
+      if (event.context.site || hosting.match(event)) return hosting.errorResponse(event, status ?? 500);
       if (status === 404 || status === 405) {
         return errorResponse(new ApiError("not_found", "No such resource."));
       }
@@ -43,10 +44,13 @@ export function createApp(platform: Platform, options: { hosting?: HostingOption
     }
   });
   // Site hosts are answered by hosting before any API route; the API host goes on to the routes below.
-  app.use((event, next) => {
-    const site = hosting.match(event);
-    return site ? hosting.serve(event, site, clientIp(event, platform)) : next();
+  app.use(async (event, next) => {
+    const site = await hosting.resolve(event);
+    if (!site) return next();
+    event.context.site = site;
+    return hosting.serve(event, site, clientIp(event, platform));
   });
+  registerTlsAsk(app, platform);
   const mcp = createMcpEndpoint(platform, version);
   app.all("/v1/mcp", (event) => mcp(event.req, clientIp(event, platform), requestIdOf(event)));
   registerOAuth(app, platform);

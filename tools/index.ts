@@ -4,6 +4,7 @@ import type { InputOf, OutputOf, Tool } from "../src/kernel/define-tool.ts";
 import { type CallOptions, operationCaller } from "../src/kernel/pipeline.ts";
 import type { Platform } from "../src/kernel/platform.ts";
 import { accountsTools } from "./accounts/index.ts";
+import { analyticsTools } from "./analytics/index.ts";
 import { apiKeysTools } from "./api-keys/index.ts";
 import { assetsTools } from "./assets/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";
@@ -25,6 +26,7 @@ export const tools = [
   ...sourceCodeTools,
   ...publishingTools,
   ...cmsTools,
+  ...analyticsTools,
   ...assetsTools,
   ...domainsTools,
   ...billingTools,

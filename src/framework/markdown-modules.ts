@@ -1,5 +1,6 @@
 import { diagnostic } from "./diagnostics.ts";
 import { markdownModule, parseFrontMatter } from "./markdown.ts";
+import { MarkdownTooSlow, renderMarkdownOffThread } from "./markdown-pool.ts";
 import { resolveDraftImport } from "./resolve.ts";
 import { MarkdownTooDeep } from "./safe-markdown.ts";
 import type { Diagnostic } from "./types.ts";
@@ -8,12 +9,13 @@ import type { Diagnostic } from "./types.ts";
  * Compiles every `.md` file of the draft to a module (see `markdownModule`). Front matter errors and
  * layouts that do not exist are reported for pages (`pages/**.md`); other Markdown files compile as
  * well as they can, since they only matter when something imports them. Markdown nested past the depth cap is an
- * error wherever it is.
+ * error wherever it is, and so is Markdown that takes longer than the time limit: every text is rendered off the
+ * main thread (see markdown-pool.ts).
  */
-export function compileMarkdown(files: ReadonlyMap<string, string>): {
+export async function compileMarkdown(files: ReadonlyMap<string, string>): Promise<{
   modules: Map<string, string>;
   errors: Diagnostic[];
-} {
+}> {
   const modules = new Map<string, string>();
   const errors: Diagnostic[] = [];
   for (const [file, text] of files) {
@@ -37,13 +39,19 @@ export function compileMarkdown(files: ReadonlyMap<string, string>): {
         );
       }
     }
+    let html = "";
     try {
-      modules.set(file, markdownModule(front, layout));
+      html = await renderMarkdownOffThread(front.body);
     } catch (error) {
-      if (!(error instanceof MarkdownTooDeep)) throw error;
-      errors.push(diagnostic(file, `Markdown ${error.message}: flatten the nesting.`, error.line || 1, 1));
-      modules.set(file, markdownModule({ ...front, body: "" }, layout));
+      if (error instanceof MarkdownTooDeep) {
+        errors.push(diagnostic(file, `Markdown ${error.message}: flatten the nesting.`, error.line || 1, 1));
+      } else if (error instanceof MarkdownTooSlow) {
+        errors.push(
+          diagnostic(file, `Markdown ${error.message}: simplify the text (long runs of _, * or [).`, 1, 1),
+        );
+      } else throw error;
     }
+    modules.set(file, markdownModule(front, html, layout));
   }
   return { modules, errors };
 }

@@ -1,7 +1,6 @@
 import { diagnostic } from "./diagnostics.ts";
-import { renderSafeMarkdown } from "./safe-markdown.ts";
 
-export { escapeHtml } from "./safe-markdown.ts";
+export { escapeHtml, renderSafeMarkdown as renderMarkdown } from "./safe-markdown.ts";
 
 import type { Diagnostic } from "./types.ts";
 
@@ -74,11 +73,6 @@ function parseValue(raw: string): FrontMatterValue | undefined {
   return raw.replace(/\s+#.*$/, "");
 }
 
-/** Markdown → HTML (GitHub-flavoured; raw HTML escaped; only safe link and image URLs; nesting capped). */
-export function renderMarkdown(body: string): string {
-  return renderSafeMarkdown(body);
-}
-
 /** First `# heading` of a Markdown body, as plain text. */
 export function firstHeading(body: string): string | undefined {
   const match = /^#\s+(.+?)\s*#*\s*$/m.exec(body);
@@ -87,11 +81,10 @@ export function firstHeading(body: string): string | undefined {
 
 /**
  * The JavaScript module a `.md` file compiles to: `head` from the front matter, and a default
- * component rendering the HTML, wrapped in the front matter's `layout` when it names one.
+ * component rendering the HTML (the body rendered by the caller), wrapped in the front matter's `layout` when it names one.
  * `layoutImport` is the layout's resolved draft path, checked by the caller.
  */
-export function markdownModule(front: FrontMatter, layoutImport: string | undefined): string {
-  const html = renderMarkdown(front.body);
+export function markdownModule(front: FrontMatter, html: string, layoutImport: string | undefined): string {
   const title = typeof front.data.title === "string" ? front.data.title : firstHeading(front.body);
   const description = typeof front.data.description === "string" ? front.data.description : undefined;
   const head: Record<string, string> = {};

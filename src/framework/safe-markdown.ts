@@ -35,10 +35,12 @@ export function safeUrl(raw: string): string | undefined {
 
 /** The nesting of a text's lists and block quotes went past `MAX_MARKDOWN_DEPTH` at `line`. */
 export class MarkdownTooDeep extends Error {
-  constructor(readonly line: number) {
+  readonly line: number;
+  constructor(line: number) {
     super(
       `nested deeper than ${MAX_MARKDOWN_DEPTH} levels of lists and block quotes${line ? ` (line ${line})` : ""}`,
     );
+    this.line = line;
   }
 }
 

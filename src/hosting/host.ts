@@ -1,8 +1,11 @@
 /** What a Host header names on the sites domain: a website's live address, or its editors' draft preview. */
 export interface SiteAddress {
-  kind: "live" | "preview";
-  /** The first label, lowercased (not necessarily a valid or existing slug). */
+  /** `custom`: a website's custom domain (found in the database). */
+  kind: "live" | "preview" | "custom";
+  /** The first label, lowercased (not necessarily a valid or existing slug); empty for a custom domain. */
   slug: string;
+  /** The custom domain's name (lower-case, no port). */
+  hostname?: string;
 }
 
 /** Preview hosts are `preview--<slug>.<sitesDomain>`: slugs never contain `--`, so no live host looks like one. */

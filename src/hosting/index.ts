@@ -5,9 +5,11 @@ import type { WebsiteRecord } from "../db/stores/websites.ts";
 import type { CmsProvider } from "../framework/types.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../kernel/platform.ts";
+import { recordPageView } from "../services/analytics/hits.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
 import { ASSET_PATH, serveAsset } from "./assets.ts";
+import { customAddress, customHostMatcher, domainTarget, redirectReply, slugTarget } from "./domains.ts";
 import { type SiteAddress, siteHostMatcher } from "./host.ts";
 import { WeightedLru } from "./lru.ts";
 import { pages } from "./pages.ts";
@@ -52,6 +54,8 @@ export interface HostingOptions {
 export interface Hosting {
   /** The site a request addresses by its Host header; undefined for the API/app host and any other host. */
   match(event: H3Event): SiteAddress | undefined;
+  /** `match`, then a custom domain of a website by its Host (one indexed read for hosts that could be one). */
+  resolve(event: H3Event): Promise<SiteAddress | undefined>;
   /** Answers a request for `address` (never throws: failures become a 500 page). */
   serve(event: H3Event, address: SiteAddress, ip: string): Promise<Response>;
   /**
@@ -110,6 +114,13 @@ function splitPath(url: string): { pathname: string; search: string } {
   return { pathname: parsed.pathname, search: parsed.search };
 }
 
+/** The client address on the fast path: the socket's, or the first `X-Forwarded-For` hop behind a trusted proxy. */
+function nodeClientIp(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
+  const first = typeof forwarded === "string" ? forwarded.split(",")[0]!.trim() : "";
+  return first || req.socket.remoteAddress || "unknown";
+}
+
 const ID_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-";
 let idPool = Buffer.alloc(0);
 let idOffset = 0;
@@ -127,6 +138,7 @@ function fastRequestId(): string {
 
 export function createHosting(platform: Platform, options: HostingOptions = {}): Hosting {
   const matchHost = siteHostMatcher(platform.config.sitesDomain);
+  const matchCustom = customHostMatcher(platform);
   const caches = new ByteCaches({ ...defaultCacheLimits, ...options.cache });
   const outputs = new WeightedLru<string, ServedFile>(OUTPUT_ENTRIES, 1);
   const secret = previewSecret(platform.config.previewSecret);
@@ -183,18 +195,30 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     return serveAsset(request, found, load, caches, extra);
   }
 
-  /** A live site's reply. The pointer is read on every request: a publish or rollback is seen at once, on every node. */
-  async function live(request: RequestLike, slug: string, host: string): Promise<Reply> {
+  /**
+   * A live site's reply, by platform subdomain or custom domain. The pointer is read on every request: a publish
+   * or rollback is seen at once, on every node; so are primary domains and redirects.
+   */
+  async function live(request: RequestLike, address: SiteAddress, host: string, ip: string): Promise<Reply> {
     const assetPath = ASSET_PATH.exec(request.pathname);
-    if (assetPath) return asset(request, slug, assetPath[1]!);
-    const deploymentId = isSlug(slug)
-      ? await platform.db.read(async (s) => {
-          const website = await s.websites.getBySlug(slug);
-          return website ? s.deployments.publishedId(website.id) : null;
-        })
-      : null;
-    if (!deploymentId) return platformPage(pages.siteNotFound(host), request.method);
-    return respond(request, deploymentSource(deploymentId), livePolicy, caches);
+    if (assetPath && address.kind === "live") return asset(request, address.slug, assetPath[1]!);
+    const now = Date.now();
+    const target =
+      address.kind === "custom"
+        ? await platform.db.read(async (s) => {
+            const record = await s.domains.byHostname(address.hostname!);
+            return record ? domainTarget(platform, s, record, now) : ({ kind: "none" } as const);
+          })
+        : isSlug(address.slug)
+          ? await platform.db.read((s) => slugTarget(platform, s, address.slug, now))
+          : ({ kind: "none" } as const);
+    if (target.kind === "redirect") return redirectReply(target.origin, request.pathname, request.search);
+    if (target.kind === "none") return platformPage(pages.siteNotFound(host), request.method);
+    if (assetPath) return asset(request, target.slug, assetPath[1]!);
+    if (!target.deploymentId) return platformPage(pages.siteNotFound(host), request.method);
+    const reply = await respond(request, deploymentSource(target.deploymentId), livePolicy, caches);
+    recordPageView(platform.analytics, target.websiteId, host, request, reply, ip);
+    return reply;
   }
 
   async function preview(event: H3Event, address: SiteAddress, ip: string): Promise<Reply> {
@@ -290,6 +314,15 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
   return {
     caches,
     match: (event) => matchHost(hostOf(event)),
+    async resolve(event) {
+      const host = hostOf(event);
+      const address = matchHost(host);
+      if (address) return address;
+      const hostname = matchCustom(host);
+      if (!hostname) return undefined;
+      const found = await platform.db.read((s) => s.domains.byHostname(hostname));
+      return found ? customAddress(hostname) : undefined;
+    },
     async serve(event, address, ip) {
       const { method } = event.req;
       const extra = address.kind === "preview" ? PREVIEW_HEADERS : {};
@@ -298,8 +331,8 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       }
       try {
         return toResponse(
-          address.kind === "live"
-            ? await live(requestOf(event), address.slug, hostOf(event))
+          address.kind !== "preview"
+            ? await live(requestOf(event), address, hostOf(event), ip)
             : await preview(event, address, ip),
         );
       } catch (error) {
@@ -318,7 +351,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
         headers: { get: (name) => (req.headers[name] as string | undefined) ?? null },
       };
       const requestId = fastRequestId();
-      live(request, address.slug, host!)
+      live(request, address, host!, nodeClientIp(req, platform.config.trustProxy))
         .catch((error: unknown) => failed(error, method))
         .then((reply) => {
           const raw: string[] = ["x-request-id", requestId];

@@ -102,6 +102,18 @@ export interface ToolDefinition<
    * per principal.
    */
   idempotency?: true;
+  /**
+   * REST answers with a streamed text download instead of JSON: the text of the first output, then the operation is
+   * called again with each `nextCursor` (every page through the pipeline) and their text follows, until none is left.
+   * MCP and the dashboard get the JSON output page by page as usual.
+   */
+  textStream?: {
+    contentType: string;
+    filename(input: z.output<I>): string;
+    /** The text of one page; `first` is false for the pages after the first (which, for CSV, repeat no header). */
+    text(output: z.output<O>, first: boolean): string;
+    nextCursor(output: z.output<O>): string | null;
+  };
   /** False hides the tool from MCP (`tools/list` and `tools/call`): operations performed in the dashboard only. */
   mcp?: boolean;
   /** The audit entry's target for a mutation; defaults to the output's `id` under the operation's resource name. */

@@ -2,6 +2,7 @@ import type { BlobStore } from "../blobs/index.ts";
 import type { Database } from "../db/database.ts";
 import type { SandboxLimits } from "../framework/types.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import type { Collector } from "../services/analytics/collector.ts";
 import type { BillingProvider } from "../services/billing/provider.ts";
 import { type DomainConfig, defaultDomainConfig } from "../services/domains/config.ts";
 import type { Registry } from "./registry.ts";
@@ -56,6 +57,8 @@ export interface PlatformConfig {
   blobRoot?: string;
   /** Custom domains and slug renames (see docs/domains.md). */
   domains: DomainConfig;
+  /** How long raw analytics events are kept, in months (hourly rollups are kept for good). */
+  analyticsRawRetentionMonths: number;
 }
 
 export interface Logger {
@@ -73,6 +76,8 @@ export interface Platform {
   billing: BillingProvider;
   /** Platform mail (invitations, password resets), recorded in the outbox. */
   mail: Mailer;
+  /** Live-site traffic, recorded in batches; `close()` on shutdown writes what is queued. */
+  analytics: Collector;
   log: Logger;
 }
 
@@ -94,4 +99,5 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
   },
   mailFrom: "Sitewright <no-reply@localhost>",
   domains: defaultDomainConfig(),
+  analyticsRawRetentionMonths: 13,
 });

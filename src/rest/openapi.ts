@@ -121,7 +121,12 @@ function operationOf(tool: Tool) {
     ...(parameters.length ? { parameters } : {}),
     ...(body ? { requestBody: { required: true, content: bodyContent(tool, body) } } : {}),
     responses: {
-      "200": { description: "Success.", content: { "application/json": { schema: output } } },
+      "200": tool.textStream
+        ? {
+            description: "Success: every page's text as one streamed download (MCP returns the JSON pages).",
+            content: { [tool.textStream.contentType.split(";")[0]!]: { schema: { type: "string" } } },
+          }
+        : { description: "Success.", content: { "application/json": { schema: output } } },
       ...Object.fromEntries(
         Object.keys(errorResponses).map((status) => [status, { $ref: `#/components/responses/E${status}` }]),
       ),

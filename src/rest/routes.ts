@@ -1,6 +1,7 @@
 import type { H3, H3Event } from "h3";
 import { getRouterParams } from "h3";
 import { authenticate } from "../auth/authenticate.ts";
+import type { Tool } from "../kernel/define-tool.ts";
 import { ApiError, toApiError } from "../kernel/errors.ts";
 import { jsonSchemasOf, pathParamsOf } from "../kernel/json-schema.ts";
 import { callTool } from "../kernel/pipeline.ts";
@@ -113,15 +114,53 @@ export function registerOperationRoutes(
           }
           input[name] = params[name];
         }
-        const output = await callTool(platform, tool, input, {
-          principal,
-          transport,
-          requestId: requestIdOf(event),
-        });
-        return json(output);
+        const call = async (page: Record<string, unknown>) =>
+          (await callTool(platform, tool, page, {
+            principal,
+            transport,
+            requestId: requestIdOf(event),
+          })) as Record<string, unknown>;
+        const output = await call(input);
+        return tool.textStream ? textStream(tool.textStream, input, output, call) : json(output);
       } catch (error) {
         return errorResponse(toApiError(error));
       }
     });
   }
+}
+
+/**
+ * A streamed text download of a paged operation: the first page's text, then each next page's, every page run
+ * through the pipeline. A failure after the first page ends the stream early (the status is already sent).
+ */
+function textStream(
+  stream: NonNullable<Tool["textStream"]>,
+  input: Record<string, unknown>,
+  first: Record<string, unknown>,
+  call: (input: Record<string, unknown>) => Promise<Record<string, unknown>>,
+): Response {
+  const encoder = new TextEncoder();
+  let next: Record<string, unknown> | null = first;
+  let previous = first;
+  let isFirst = true;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (next === null) {
+        const cursor = stream.nextCursor(previous);
+        if (!cursor) return controller.close();
+        next = await call({ ...input, cursor });
+      }
+      controller.enqueue(encoder.encode(stream.text(next, isFirst)));
+      isFirst = false;
+      previous = next;
+      next = null;
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": stream.contentType,
+      "content-disposition": `attachment; filename="${stream.filename(input)}"`,
+      "cache-control": "no-store",
+    },
+  });
 }

@@ -1,6 +1,7 @@
 import { TEMPORARY_FILE_GRACE_MS } from "../blobs/index.ts";
 import type { PurgeCounts, RetentionPolicy } from "../db/stores/housekeeping.ts";
 import type { Platform } from "../kernel/platform.ts";
+import { purgeAnalytics, rollUpAnalytics } from "./analytics/housekeeping.ts";
 import { recheckDomains } from "./domains/recheck.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -31,12 +32,16 @@ export interface HousekeepingReport extends PurgeCounts {
   slugRedirects: number;
   /** Custom domains re-verified (those not checked for the configured interval). */
   domainsChecked: number;
+  /** Hours of analytics rolled up, and raw analytics events deleted past their retention. */
+  analyticsHoursRolledUp: number;
+  analyticsEventsPurged: number;
 }
 
 /**
  * Deletes what has outlived its purpose: expired sessions, idempotency records, used reset links, old OAuth codes
  * and tokens, old outbox mail, source texts and blobs nothing references, temporary blob files crashes left
- * behind and expired slug redirects; re-verifies custom domains due for it. Idempotent and safe on every node at once.
+ * behind, expired slug redirects and raw analytics events past their retention (once rolled up); rolls up analytics
+ * hours and re-verifies custom domains due for it. Idempotent and safe on every node at once.
  */
 export async function runHousekeeping(platform: Platform, now = Date.now()): Promise<HousekeepingReport> {
   const purged = await platform.db.transaction((stores) => stores.housekeeping.purgeExpired(now, retention));
@@ -46,6 +51,9 @@ export async function runHousekeeping(platform: Platform, now = Date.now()): Pro
   const blobTemporaryFiles = await sweepBlobTemporaryFiles(platform, now);
   const slugRedirects = await platform.db.transaction((stores) => stores.domains.purgeSlugRedirects(now));
   const domainsChecked = await recheckDomains(platform, now);
+  // Rollups first: raw events are only deleted once rolled up.
+  const analyticsHoursRolledUp = await rollUpAnalytics(platform, now);
+  const analyticsEventsPurged = await purgeAnalytics(platform, now);
   return {
     ...purged,
     sourceContents,
@@ -53,6 +61,8 @@ export async function runHousekeeping(platform: Platform, now = Date.now()): Pro
     blobs: await sweepBlobs(platform, now),
     slugRedirects,
     domainsChecked,
+    analyticsHoursRolledUp,
+    analyticsEventsPurged,
   };
 }
 

@@ -202,6 +202,36 @@ describeMatrix("untrusted input", (ctx) => {
     expect(fine.body.html.body).not.toMatch(/javascript|href/);
   });
 
+  it("renders long richText off the main thread and refuses what takes longer than 2 seconds", async () => {
+    const site = await h.site();
+    const things = await h.collection(site.id, [
+      { key: "body", name: "Body", type: "richText" },
+      { key: "note", name: "Note", type: "longText" },
+    ]);
+    const article = Array.from(
+      { length: 200 },
+      (_, i) => `## Part ${i}\n\nSome *text* with a [link](/p/${i}/).`,
+    ).join("\n\n");
+    const fine = await h.createItem(site.id, things.id, { body: article });
+    expect(fine.status).toBe(200);
+    expect(fine.body.html.body).toContain("<h2>Part 199</h2>");
+    expect(fine.body.html.body).toContain('<a href="/p/7/">link</a>');
+    for (const body of ["_a".repeat(60_000), "*a".repeat(60_000)]) {
+      const started = performance.now();
+      const refused = await h.createItem(site.id, things.id, { body });
+      expect(performance.now() - started).toBeLessThan(6_000);
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe("values.body: Markdown took longer than 2 seconds to render.");
+      expect(refused.body.suggestion).toMatch(/emphasis markers/);
+    }
+    // The same text in a plain text field is not Markdown: it is stored.
+    const plain = await h.createItem(site.id, things.id, { note: "_a".repeat(60_000) });
+    expect(plain.status).toBe(200);
+    expect(await h.itemCount(site.id, things.id)).toBe(2);
+    const listed = await ctx.request("GET", `/cms/collections/${things.id}/items?websiteId=${site.id}`);
+    expect(listed.body.items[0].html.body).toContain("<h2>Part 0</h2>");
+  });
+
   it("refuses field keys every JavaScript object has, and answers filters and sorts on them with validation", async () => {
     const site = await h.site();
     for (const key of ["constructor", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf"]) {

@@ -145,6 +145,9 @@ export async function createTestPlatform(
       }),
     callAsUser: async (userId, operationId, input) =>
       call(operationId, input, (await database.db.read((stores) => loadUserPrincipal(stores, userId)))!),
-    close: () => database.dispose(),
+    close: async () => {
+      await platform.analytics.close();
+      await database.dispose();
+    },
   };
 }

@@ -4,7 +4,7 @@ import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { setItemArchived } from "../../src/services/cms/organize.ts";
-import { loadItem, projectItem } from "../../src/services/cms/service.ts";
+import { loadItem, renderedItem } from "../../src/services/cms/service.ts";
 import { bulkResult, runBulk } from "./bulk.ts";
 import { cmsItemsGroup } from "./groups.ts";
 
@@ -40,7 +40,7 @@ export default defineTool({
     return runBulk(ctx, input.itemIds, async (id) => {
       const record = await loadItem(ctx.stores, input.websiteId, id);
       const updated = await setItemArchived(ctx.stores, record, input.archived, ctx.now);
-      return projectItem(updated, await ctx.stores.cms.listFields(updated.collectionId));
+      return renderedItem(updated, await ctx.stores.cms.listFields(updated.collectionId));
     });
   },
 });

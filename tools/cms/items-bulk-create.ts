@@ -3,7 +3,12 @@ import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
-import { createItems, loadCollection, projectItem } from "../../src/services/cms/service.ts";
+import {
+  createItems,
+  loadCollection,
+  prerenderValues,
+  renderedItem,
+} from "../../src/services/cms/service.ts";
 import { bulkResult, runBulk } from "./bulk.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { assertItemCapacity } from "./items-shared.ts";
@@ -33,6 +38,9 @@ export default defineTool({
   scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/items/bulk-create" },
   auditTarget: (input) => ({ type: "cms.collections", id: input.collectionId }),
+  prepare: async (input) => {
+    for (const item of input.items) await prerenderValues(item.values);
+  },
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
     await assertItemCapacity(ctx.stores, collection, input.items.length);
@@ -41,7 +49,7 @@ export default defineTool({
     const outcomes = await createItems(ctx.stores, collection, fieldList, input.items, ctx.now);
     return runBulk(ctx, outcomes, async (outcome) => {
       if (outcome instanceof ApiError) throw outcome;
-      return projectItem(outcome, fieldList);
+      return renderedItem(outcome, fieldList);
     });
   },
 });

@@ -2,7 +2,13 @@ import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
-import { loadCollection, loadItem, projectItem, updateItem } from "../../src/services/cms/service.ts";
+import {
+  loadCollection,
+  loadItem,
+  prerenderValues,
+  renderedItem,
+  updateItem,
+} from "../../src/services/cms/service.ts";
 import { bulkResult, runBulk } from "./bulk.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { itemId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
@@ -35,12 +41,15 @@ export default defineTool({
   scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/items/bulk-update" },
   auditTarget: () => ({ type: "cms.items", id: undefined }),
+  prepare: async (input) => {
+    for (const spec of input.items) await prerenderValues(spec.values);
+  },
   async handler(input, ctx) {
     return runBulk(ctx, input.items, async (spec) => {
       const record = await loadItem(ctx.stores, input.websiteId, spec.itemId);
       const collection = await loadCollection(ctx.stores, input.websiteId, record.collectionId);
       const fieldList = await ctx.stores.cms.listFields(collection.id);
-      return projectItem(
+      return renderedItem(
         await updateItem(ctx.stores, record, collection, fieldList, spec, ctx.now),
         fieldList,
       );

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
-import { createItem, loadCollection, projectItem } from "../../src/services/cms/service.ts";
+import { createItem, loadCollection, prerenderValues, renderedItem } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { assertItemCapacity } from "./items-shared.ts";
 import { collectionId, item, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
@@ -28,11 +28,12 @@ export default defineTool({
   annotations: presets.create,
   scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/items" },
+  prepare: (input) => prerenderValues(input.values),
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
     await assertItemCapacity(ctx.stores, collection, 1);
     const fieldList = await ctx.stores.cms.listFields(collection.id);
     const record = await createItem(ctx.stores, collection, fieldList, input, ctx.now);
-    return projectItem(record, fieldList);
+    return renderedItem(record, fieldList);
   },
 });

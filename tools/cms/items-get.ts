@@ -2,7 +2,7 @@ import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
-import { loadItem, projectItem } from "../../src/services/cms/service.ts";
+import { loadItem, renderedItem } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { item, itemId } from "./schemas.ts";
 
@@ -19,6 +19,6 @@ export default defineTool({
   http: { method: "GET", path: "/cms/items/{itemId}" },
   async handler(input, ctx) {
     const record = await loadItem(ctx.stores, input.websiteId, input.itemId);
-    return projectItem(record, await ctx.stores.cms.listFields(record.collectionId));
+    return renderedItem(record, await ctx.stores.cms.listFields(record.collectionId));
   },
 });

@@ -4,7 +4,7 @@ import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { compileQuery } from "../../src/services/cms/query.ts";
 import { runQuery } from "../../src/services/cms/query-run.ts";
-import { loadCollection, projectItem } from "../../src/services/cms/service.ts";
+import { loadCollection, renderedItem } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { archived, status } from "./query-schemas.ts";
 import { collectionId, item } from "./schemas.ts";
@@ -34,6 +34,7 @@ export default defineTool({
     const fieldList = await ctx.stores.cms.listFields(collection.id);
     const query = compileQuery(collection.id, fieldList, { status: input.status, archived: input.archived });
     const page = await runQuery(ctx.stores, query, { cursor: input.cursor, limit: input.limit });
-    return { items: page.items.map((row) => projectItem(row, fieldList)), nextCursor: page.nextCursor };
+    const items = await Promise.all(page.items.map((row) => renderedItem(row, fieldList)));
+    return { items, nextCursor: page.nextCursor };
   },
 });

@@ -4,7 +4,7 @@ import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { compileQuery } from "../../src/services/cms/query.ts";
 import { fieldsByCollection, includedItems, runQuery } from "../../src/services/cms/query-run.ts";
-import { loadCollection, projectItem } from "../../src/services/cms/service.ts";
+import { loadCollection, renderedItem } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { archived, filter, include, sort, status } from "./query-schemas.ts";
 import { collectionId, item } from "./schemas.ts";
@@ -50,7 +50,7 @@ export default defineTool({
     const fieldList = await ctx.stores.cms.listFields(collection.id);
     const query = compileQuery(collection.id, fieldList, input);
     const page = await runQuery(ctx.stores, query, { cursor: input.cursor, limit: input.limit });
-    const items = page.items.map((row) => projectItem(row, fieldList));
+    const items = await Promise.all(page.items.map((row) => renderedItem(row, fieldList)));
     if (!input.include) return { items, nextCursor: page.nextCursor };
     const found = await includedItems(
       ctx.stores,
@@ -62,7 +62,12 @@ export default defineTool({
     );
     const fieldsOf = await fieldsByCollection(ctx.stores, found.values());
     const included = Object.fromEntries(
-      [...found].map(([id, row]) => [id, projectItem(row, fieldsOf.get(row.collectionId) ?? [])]),
+      await Promise.all(
+        [...found].map(async ([id, row]) => [
+          id,
+          await renderedItem(row, fieldsOf.get(row.collectionId) ?? []),
+        ]),
+      ),
     );
     return { items, nextCursor: page.nextCursor, included };
   },

@@ -4,7 +4,7 @@ import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
-import { loadCollection, loadItem, projectItem, setItemPublished } from "../../src/services/cms/service.ts";
+import { loadCollection, loadItem, renderedItem, setItemPublished } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { item, LIVE_NOTE } from "./schemas.ts";
 
@@ -54,7 +54,7 @@ export default defineTool({
         input.published,
         ctx.now,
       );
-      out.push(projectItem(updated, fieldList));
+      out.push(await renderedItem(updated, fieldList));
     }
     return { items: out };
   },

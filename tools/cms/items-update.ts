@@ -2,7 +2,13 @@ import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
-import { loadCollection, loadItem, projectItem, updateItem } from "../../src/services/cms/service.ts";
+import {
+  loadCollection,
+  loadItem,
+  prerenderValues,
+  renderedItem,
+  updateItem,
+} from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { item, itemId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
 
@@ -29,11 +35,12 @@ export default defineTool({
   annotations: presets.create,
   scope: { websiteId: "websiteId" },
   http: { method: "PATCH", path: "/cms/items/{itemId}" },
+  prepare: (input) => prerenderValues(input.values),
   async handler(input, ctx) {
     const record = await loadItem(ctx.stores, input.websiteId, input.itemId);
     const collection = await loadCollection(ctx.stores, input.websiteId, record.collectionId);
     const fieldList = await ctx.stores.cms.listFields(collection.id);
     const updated = await updateItem(ctx.stores, record, collection, fieldList, input, ctx.now);
-    return projectItem(updated, fieldList);
+    return renderedItem(updated, fieldList);
   },
 });

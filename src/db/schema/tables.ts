@@ -2,6 +2,7 @@
 // ./pg.ts. docs/contributing.md ("Adding a table") says how to add one.
 import type { PgTable } from "drizzle-orm/pg-core";
 import { accountTables } from "./accounts.ts";
+import { analyticsTables } from "./analytics.ts";
 import { assetTables } from "./assets.ts";
 import { cmsTables } from "./cms.ts";
 import { type Columns, pgColumns } from "./columns.ts";
@@ -17,6 +18,7 @@ export function defineTables(c: Columns) {
     ...accountTables(c, core),
     ...sourceCodeTables(c, core),
     ...cmsTables(c, core),
+    ...analyticsTables(c, core),
     ...assetTables(c, core),
     ...domainTables(c, core),
   };

@@ -1,4 +1,5 @@
 import type { Db, Dialect, Tables } from "../types.ts";
+import { analyticsStore } from "./analytics.ts";
 import { apiKeyStore } from "./api-keys.ts";
 import { assetStore } from "./assets.ts";
 import { auditStore } from "./audit.ts";
@@ -45,6 +46,7 @@ const factories = {
   emailVerifications: emailVerificationStore,
   assets: assetStore,
   domains: domainStore,
+  analytics: analyticsStore,
 } satisfies Record<string, StoreFactory>;
 
 /** Every aggregate's store, bound to one connection or transaction. */

@@ -1,7 +1,8 @@
-import type { CmsItemRecord } from "../../db/stores/cms.ts";
+import type { CmsFieldRecord, CmsItemRecord } from "../../db/stores/cms.ts";
 import type { Stores } from "../../db/stores/index.ts";
 import type { BuildMode, CmsItem, CmsProvider, CmsSnapshot } from "../../framework/types.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
+import { warmRichText } from "./rich-text.ts";
 import { orderedValues, richTextHtml } from "./service.ts";
 
 /**
@@ -11,31 +12,60 @@ import { orderedValues, richTextHtml } from "./service.ts";
  * values. Archived items are left out of both. richText values stay Markdown under their key, and their safe
  * HTML is under `values.$html`.
  */
+export async function readCmsContent(
+  stores: Stores,
+  websiteId: string,
+  mode: BuildMode,
+): Promise<CmsContent> {
+  const content: CmsContent = { mode, collections: [] };
+  for (const collection of await stores.cms.listCollections(websiteId)) {
+    const fields = await stores.cms.listFields(collection.id);
+    const rows = await stores.cms.listItems(collection.id, { published: mode === "publish" });
+    content.collections.push({ slug: collection.slug, fields, rows: rows.filter((row) => !row.archived) });
+  }
+  return content;
+}
+
+/** Reads the content and makes its snapshot in one go (renders inside the caller's read: not within a unit of work). */
 export async function readCmsSnapshot(
   stores: Stores,
   websiteId: string,
   mode: BuildMode,
 ): Promise<CmsSnapshot> {
+  return cmsSnapshotOf(await readCmsContent(stores, websiteId, mode));
+}
+
+/** A website's CMS rows as one read took them; `cmsSnapshotOf` makes the build's snapshot of them. */
+export interface CmsContent {
+  mode: BuildMode;
+  collections: { slug: string; fields: CmsFieldRecord[]; rows: CmsItemRecord[] }[];
+}
+
+/**
+ * The snapshot of content read by `readCmsSnapshot`, outside that read: richText is rendered off the main thread
+ * first (a unit of work on SQLite is exclusive, so no rendering happens inside one).
+ */
+export async function cmsSnapshotOf(content: CmsContent): Promise<CmsSnapshot> {
   const snapshot: CmsSnapshot = {};
-  const collections = await stores.cms.listCollections(websiteId);
-  for (const collection of collections) {
-    const fields = await stores.cms.listFields(collection.id);
-    const rows = await stores.cms.listItems(collection.id, { published: mode === "publish" });
-    snapshot[collection.slug] = rows
-      .filter((row) => !row.archived)
-      .sort(byManualOrder)
-      .map((row): CmsItem => {
-        const values = orderedValues(fields, mode === "publish" ? row.publishedValues : row.draftValues);
-        const html = richTextHtml(fields, values);
-        return {
-          id: row.id,
-          slug: row.slug,
-          values: Object.keys(html).length ? { ...values, $html: html } : values,
-          createdAt: iso(row.createdAt),
-          updatedAt: iso(row.updatedAt),
-          publishedAt: isoOrNull(row.publishedAt),
-        };
-      });
+  for (const { slug, fields, rows } of content.collections) {
+    const valuesOf = (row: CmsItemRecord) =>
+      orderedValues(fields, content.mode === "publish" ? row.publishedValues : row.draftValues);
+    await warmRichText(
+      fields,
+      rows.map((row) => valuesOf(row)),
+    );
+    snapshot[slug] = [...rows].sort(byManualOrder).map((row): CmsItem => {
+      const values = valuesOf(row);
+      const html = richTextHtml(fields, values);
+      return {
+        id: row.id,
+        slug: row.slug,
+        values: Object.keys(html).length ? { ...values, $html: html } : values,
+        createdAt: iso(row.createdAt),
+        updatedAt: iso(row.updatedAt),
+        publishedAt: isoOrNull(row.publishedAt),
+      };
+    });
   }
   return snapshot;
 }
@@ -63,7 +93,7 @@ export function storeProvider(
 ): CmsProvider {
   let snapshot: Promise<CmsSnapshot> | undefined;
   const load = () => {
-    snapshot ??= read((stores) => readCmsSnapshot(stores, websiteId, mode));
+    snapshot ??= read((stores) => readCmsContent(stores, websiteId, mode)).then(cmsSnapshotOf);
     return snapshot;
   };
   return {

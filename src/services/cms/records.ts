@@ -10,7 +10,7 @@ import { ApiError, notFound } from "../../kernel/errors.ts";
 import { isIdShaped } from "../../kernel/ids.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
 import { canonical, type FieldType, type FieldValidations, optionsOf, ownValue } from "./fields.ts";
-import { renderRichText } from "./rich-text.ts";
+import { renderRichText, warmRichText } from "./rich-text.ts";
 
 export const COLLECTION_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const ITEM_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -133,6 +133,12 @@ export function richTextHtml(fields: readonly CmsFieldRecord[], values: Record<s
     if (field.type === "richText" && typeof value === "string") html[field.key] = renderRichText(value);
   }
   return html;
+}
+
+/** `projectItem` after rendering its richText off the main thread when it is not rendered yet. */
+export async function renderedItem(item: CmsItemRecord, fields: readonly CmsFieldRecord[]) {
+  await warmRichText(fields, [item.draftValues]);
+  return projectItem(item, fields);
 }
 
 export function projectItem(item: CmsItemRecord, fields: readonly CmsFieldRecord[]) {

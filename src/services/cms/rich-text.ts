@@ -1,4 +1,11 @@
 import { createHash } from "node:crypto";
+import type { CmsFieldRecord } from "../../db/stores/cms.ts";
+import {
+  MARKDOWN_INLINE_CHARS,
+  MARKDOWN_TIME_LIMIT_MS,
+  MarkdownTooSlow,
+  renderMarkdownOffThread,
+} from "../../framework/markdown-pool.ts";
 import {
   checkMarkdownDepth,
   MAX_MARKDOWN_DEPTH,
@@ -9,35 +16,81 @@ import { WeightedLru } from "../../hosting/lru.ts";
 import { ApiError } from "../../kernel/errors.ts";
 
 /**
- * Rendered richText by the SHA-256 of its Markdown: a value is rendered when it is written (which also checks it)
- * and reads take the HTML from here, so listing items does not parse their Markdown again.
+ * richText is rendered off the main thread, within a time limit, before it is written (a tool's `prepare`, outside
+ * any unit of work) and before reads project it; what came out is kept here by the SHA-256 of the Markdown, so the
+ * synchronous checks and projections only look it up. `slow` marks a text that passed the time limit.
  */
-const rendered = new WeightedLru<string, string>(32 * 1024 * 1024);
+type Outcome = { html: string } | { slow: true };
+const outcomes = new WeightedLru<string, Outcome>(32 * 1024 * 1024);
 
+const hashOf = (markdown: string) => createHash("sha256").update(markdown).digest("base64url");
 const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/** What a text that cannot be rendered shows: itself, escaped. */
+const asText = (markdown: string) => `<pre>${escapeText(markdown)}</pre>`;
 
-function render(markdown: string): string {
-  const key = createHash("sha256").update(markdown).digest("base64url");
-  const cached = rendered.get(key);
-  if (cached !== undefined) return cached;
-  let html: string;
+/** Renders `markdown` off the main thread once and keeps the outcome (depth errors are not kept: they are cheap). */
+async function prerender(markdown: string): Promise<void> {
+  const key = hashOf(markdown);
+  if (outcomes.get(key)) return;
+  let outcome: Outcome;
   try {
-    html = renderSafeMarkdown(markdown);
+    outcome = { html: await renderMarkdownOffThread(markdown) };
   } catch (error) {
-    if (!(error instanceof MarkdownTooDeep)) throw error;
-    // Only values stored before the depth cap can get here (writes refuse them): shown as text.
-    html = `<pre>${escapeText(markdown)}</pre>`;
+    if (error instanceof MarkdownTooDeep) return;
+    if (!(error instanceof MarkdownTooSlow)) throw error;
+    outcome = { slow: true };
   }
-  rendered.set(key, html, html.length + markdown.length);
-  return html;
+  outcomes.set(key, outcome, markdown.length + ("html" in outcome ? outcome.html.length : 0));
+}
+
+/**
+ * Renders every long string of `values` off the main thread (the field types are not known yet, and the check that
+ * refuses what is too slow or too deep runs later, synchronously, in `checkRichText`). For tools' `prepare`.
+ */
+export async function prerenderValues(values: Record<string, unknown> | undefined): Promise<void> {
+  for (const value of Object.values(values ?? {})) {
+    if (typeof value !== "string" || value.length <= MARKDOWN_INLINE_CHARS) continue;
+    try {
+      checkMarkdownDepth(value);
+    } catch {
+      continue;
+    }
+    await prerender(value);
+  }
+}
+
+/** Renders the richText values of stored items off the main thread when they are not rendered yet (before reads). */
+export async function warmRichText(
+  fields: readonly CmsFieldRecord[],
+  valueSets: readonly unknown[],
+): Promise<void> {
+  const rich = fields.filter((field) => field.type === "richText");
+  if (rich.length === 0) return;
+  for (const values of valueSets) {
+    if (!values || typeof values !== "object") continue;
+    for (const field of rich) {
+      const value = Object.hasOwn(values, field.key)
+        ? (values as Record<string, unknown>)[field.key]
+        : undefined;
+      if (typeof value === "string" && value.length > MARKDOWN_INLINE_CHARS) await prerender(value);
+    }
+  }
 }
 
 /** richText values: Markdown in, safe HTML out (raw HTML escaped, only safe link and image URLs kept). */
 export function renderRichText(markdown: string): string {
-  return render(markdown);
+  const outcome = outcomes.get(hashOf(markdown));
+  if (outcome) return "html" in outcome ? outcome.html : asText(markdown);
+  if (markdown.length > MARKDOWN_INLINE_CHARS) return asText(markdown); // never rendered on this thread
+  try {
+    return renderSafeMarkdown(markdown);
+  } catch (error) {
+    if (error instanceof MarkdownTooDeep) return asText(markdown); // stored before the depth cap
+    throw error;
+  }
 }
 
-/** Refuses a richText value nested past the Markdown depth cap, naming the field; renders it for later reads. */
+/** Refuses a richText value nested past the depth cap or too slow to render, naming the field. */
 export function checkRichText(key: string, markdown: string): void {
   try {
     checkMarkdownDepth(markdown);
@@ -49,5 +102,15 @@ export function checkRichText(key: string, markdown: string): void {
     }
     throw error;
   }
-  render(markdown);
+  const outcome = outcomes.get(hashOf(markdown));
+  if (outcome && "slow" in outcome) {
+    throw new ApiError(
+      "validation",
+      `values.${key}: Markdown took longer than ${MARKDOWN_TIME_LIMIT_MS / 1000} seconds to render.`,
+      {
+        suggestion:
+          "Simplify the text: long runs of emphasis markers (_ or *), brackets or table pipes make Markdown slow to parse.",
+      },
+    );
+  }
 }

@@ -15,7 +15,7 @@ import { isIdShaped, newId } from "../../kernel/ids.ts";
 import type { Platform } from "../../kernel/platform.ts";
 import type { Principal } from "../../kernel/principal.ts";
 import { iso } from "../../kernel/schemas.ts";
-import { readCmsSnapshot, snapshotProvider } from "../cms/provider.ts";
+import { cmsSnapshotOf, readCmsContent, snapshotProvider } from "../cms/provider.ts";
 import { readDraft, sameFiles } from "./draft.ts";
 
 /**
@@ -130,12 +130,12 @@ async function build(
 
 /** The check of the draft: build it (nothing is stored or published) and say what it would serve. */
 export async function checkDraft(ctx: PrepareContext, websiteId: string) {
-  const { organizationId, draft, cms } = await ctx.read(async (stores) => ({
+  const { organizationId, draft, content } = await ctx.read(async (stores) => ({
     organizationId: await organizationOf(stores, websiteId),
     draft: await readDraft(stores, websiteId),
-    cms: await readCmsSnapshot(stores, websiteId, MODE),
+    content: await readCmsContent(stores, websiteId, MODE),
   }));
-  const result = await build(ctx.platform, organizationId, draft.files, cms);
+  const result = await build(ctx.platform, organizationId, draft.files, await cmsSnapshotOf(content));
   return {
     sourceHash: result.sourceHash,
     pages: result.pages.map((page) => ({ route: page.route, path: page.path, source: page.source })),
@@ -162,13 +162,14 @@ export const projectDiagnostic = (d: Diagnostic) => ({
  * build it unless a ready deployment of the same source exists.
  */
 export async function prepareDeployment(ctx: PrepareContext, websiteId: string): Promise<PreparedDeployment> {
-  const { organizationId, publishedIdAtRead, draft, cms } = await ctx.read(async (stores) => ({
+  const { organizationId, publishedIdAtRead, draft, content } = await ctx.read(async (stores) => ({
     organizationId: await organizationOf(stores, websiteId),
     publishedIdAtRead: await stores.deployments.publishedId(websiteId),
     draft: await readDraft(stores, websiteId),
     // The published CMS content, read with the draft: the deployment renders (and its hash covers) exactly this.
-    cms: await readCmsSnapshot(stores, websiteId, MODE),
+    content: await readCmsContent(stores, websiteId, MODE),
   }));
+  const cms = await cmsSnapshotOf(content);
   // Hashed as buildSite hashes it: the framework's snapshot of the same content.
   let snapshot: CmsSnapshot;
   try {

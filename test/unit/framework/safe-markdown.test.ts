@@ -52,6 +52,33 @@ describe("safeUrl", () => {
   });
 });
 
+describe("Markdown rendering time", () => {
+  it("renders off the main thread and refuses a page that takes longer than the limit, as a build error", async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    const started = performance.now();
+    const { errors, modules } = await compileMarkdown(
+      new Map([
+        ["pages/slow.md", `# Slow\n\n${"_a".repeat(60_000)}\n`],
+        ["pages/fine.md", "# Fine\n\n[ok](/ok/) and [bad](&#106;avascript:alert(1))\n"],
+      ]),
+    );
+    clearInterval(ticker);
+    const elapsed = performance.now() - started;
+    expect(errors).toEqual([
+      expect.objectContaining({
+        file: "pages/slow.md",
+        message: expect.stringMatching(/took longer than 2 seconds/),
+      }),
+    ]);
+    expect(modules.get("pages/fine.md")).toContain('href=\\"/ok/\\"');
+    expect(modules.get("pages/fine.md")).not.toMatch(/javascript|&#106;/);
+    expect(elapsed).toBeLessThan(8_000);
+    // The main thread kept running while the worker ground through the slow text.
+    expect(ticks).toBeGreaterThan(elapsed / 10 / 8);
+  });
+});
+
 describe("Markdown nesting", () => {
   it(`accepts ${MAX_MARKDOWN_DEPTH} levels and refuses more, before parsing, at once`, () => {
     expect(() => checkMarkdownDepth(nestedList(MAX_MARKDOWN_DEPTH))).not.toThrow();
@@ -78,8 +105,8 @@ describe("Markdown nesting", () => {
     expect(renderSafeMarkdown(code)).toContain("<pre>");
   });
 
-  it("reports a .md page nested too deep as a build error on its line", () => {
-    const { errors, modules } = compileMarkdown(
+  it("reports a .md page nested too deep as a build error on its line", async () => {
+    const { errors, modules } = await compileMarkdown(
       new Map([["pages/deep.md", `# Deep\n\n${"> ".repeat(40)}quote\n`]]),
     );
     expect(errors).toEqual([

@@ -1,0 +1,170 @@
+// The SQL of analytics reports, shared by raw queries and rollups. Every report is one shape: events of a website
+// in a time range, matching filters, grouped by a value (a dimension, a time bucket, or nothing), measured per
+// visit first (page views, first and last event) and then per value.
+import { type SQL, sql } from "drizzle-orm";
+import type { Dialect } from "../types.ts";
+
+/** Dimensions every report can break down and filter by. */
+export const dimensions = [
+  "page",
+  "entry_page",
+  "exit_page",
+  "source",
+  "referrer",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "utm_term",
+  "utm_content",
+  "device",
+  "browser",
+  "os",
+  "country",
+  "event",
+] as const;
+export type Dimension = (typeof dimensions)[number];
+
+/** Dimensions kept in the hourly rollups ('' is the totals). */
+export const rolledDimensions: readonly Dimension[] = dimensions;
+
+export interface Filter {
+  dimension: Dimension;
+  op: "is" | "is_not" | "contains";
+  values: readonly string[];
+}
+
+/** Events of one website in [from, to) matching every filter. */
+export interface Scope {
+  websiteId: string;
+  from: number;
+  to: number;
+  filters: readonly Filter[];
+}
+
+/** Names of events that are not custom events. */
+export const PAGEVIEW = "pageview";
+export const ENGAGEMENT = "engagement";
+
+const columnOf: Record<Exclude<Dimension, "entry_page" | "exit_page">, string> = {
+  page: "ev.path",
+  source: "ev.source",
+  referrer: "ev.referrer",
+  utm_source: "ev.utm_source",
+  utm_medium: "ev.utm_medium",
+  utm_campaign: "ev.utm_campaign",
+  utm_term: "ev.utm_term",
+  utm_content: "ev.utm_content",
+  device: "ev.device",
+  browser: "ev.browser",
+  os: "ev.os",
+  country: "ev.country",
+  event: "ev.name",
+};
+
+/** The SQL value of a dimension for an event row `ev` (entry and exit pages come from joined visit rows). */
+export function dimensionSql(dimension: Dimension): SQL {
+  if (dimension === "entry_page") return sql.raw("coalesce(en.path, '')");
+  if (dimension === "exit_page") return sql.raw("coalesce(ex.path, '')");
+  return sql.raw(columnOf[dimension]);
+}
+
+/** A property of custom events' props as text ('' when absent). */
+export function propertySql(dialect: Dialect, key: string): SQL {
+  return dialect === "pg"
+    ? sql`coalesce(ev.props ->> ${key}, '')`
+    : sql`coalesce(json_extract(ev.props, ${`$."${key.replaceAll('"', '""')}"`}), '')`;
+}
+
+/** Byte order of text on PostgreSQL (SQLite compares bytes already). */
+export const byteOrder = (dialect: Dialect): SQL => sql.raw(dialect === "pg" ? ' collate "C"' : "");
+
+function filterSql(dialect: Dialect, filter: Filter): SQL {
+  const column = dimensionSql(filter.dimension);
+  if (filter.op === "contains") {
+    const any = filter.values.map((value) =>
+      dialect === "pg"
+        ? sql`strpos(lower(${column}), lower(${value})) > 0`
+        : sql`instr(lower(${column}), lower(${value})) > 0`,
+    );
+    return sql`(${sql.join(any, sql` or `)})`;
+  }
+  const list = sql.join(
+    filter.values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+  return filter.op === "is" ? sql`${column} in (${list})` : sql`${column} not in (${list})`;
+}
+
+/** The first (entry) or last (exit) page view of each visit in the scope's time range. */
+function visitEndsSql(scope: Scope, which: "entry" | "exit"): SQL {
+  const order = which === "entry" ? sql.raw("ts asc, id asc") : sql.raw("ts desc, id desc");
+  return sql`(select session_id, path from (select session_id, path, row_number() over (partition by session_id order by ${order}) as rn from analytics_events where website_id = ${scope.websiteId} and ts >= ${scope.from} and ts < ${scope.to} and name = ${PAGEVIEW}) ends where rn = 1)`;
+}
+
+const needsEnds = (scope: Scope, extra: readonly Dimension[], which: Dimension) =>
+  extra.includes(which) || scope.filters.some((f) => f.dimension === which);
+
+/**
+ * Per value and visit: the visit's page views, custom events and first and last event times. `value` is the SQL
+ * the rows are grouped by; `where` narrows the events further (the custom events of an event breakdown).
+ */
+export function visitRowsSql(
+  dialect: Dialect,
+  scope: Scope,
+  value: SQL,
+  options: { where?: SQL; uses?: readonly Dimension[] } = {},
+): SQL {
+  const uses = options.uses ?? [];
+  const joins: SQL[] = [];
+  if (needsEnds(scope, uses, "entry_page"))
+    joins.push(sql` left join ${visitEndsSql(scope, "entry")} en on en.session_id = ev.session_id`);
+  if (needsEnds(scope, uses, "exit_page"))
+    joins.push(sql` left join ${visitEndsSql(scope, "exit")} ex on ex.session_id = ev.session_id`);
+  const conditions = [
+    sql`ev.website_id = ${scope.websiteId}`,
+    sql`ev.ts >= ${scope.from}`,
+    sql`ev.ts < ${scope.to}`,
+    ...scope.filters.map((filter) => filterSql(dialect, filter)),
+    ...(options.where ? [options.where] : []),
+  ];
+  return sql`select ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id, sum(case when ev.name = ${PAGEVIEW} then 1 else 0 end) as pv, sum(case when ev.name <> ${PAGEVIEW} and ev.name <> ${ENGAGEMENT} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from analytics_events ev${sql.join(joins, sql``)} where ${sql.join(conditions, sql` and `)} group by 1, ev.session_id, ev.visitor_id`;
+}
+
+/** The metric columns of a report, from visit rows `s` grouped by `v` (the same columns rollups store). */
+export function metricsOfVisits(visits: SQL): SQL {
+  return sql`select v, count(distinct visitor_id) as visitors, count(*) as visits, sum(pv) as pageviews, sum(evs) as events, sum(case when pv <= 1 then 1 else 0 end) as bounces, sum(t1 - t0) as duration from (${visits}) s group by v`;
+}
+
+/** Rollup rows of a website and dimension over whole hours [from, to), grouped by `value` (SQL over `hour`/`value`). */
+export function metricsOfRollups(
+  websiteId: string,
+  dimension: string,
+  from: number,
+  to: number,
+  value: SQL,
+): SQL {
+  return sql`select ${value} as v, sum(visitors) as visitors, sum(visits) as visits, sum(pageviews) as pageviews, sum(events) as events, sum(bounces) as bounces, sum(duration_ms) as duration from analytics_rollups where website_id = ${websiteId} and dimension = ${dimension} and hour >= ${from} and hour < ${to} group by 1`;
+}
+
+/** Sums metric rows of several sources (raw events before and after the rollups, the rollups) per value. */
+export function sumMetrics(parts: readonly SQL[]): SQL {
+  return sql`select v, sum(visitors) as visitors, sum(visits) as visits, sum(pageviews) as pageviews, sum(events) as events, sum(bounces) as bounces, sum(duration) as duration from (${sql.join([...parts], sql` union all `)}) parts group by v`;
+}
+
+/**
+ * A time bucket index of `column` (Unix ms) in local time: `offsets` are the zone's UTC offsets in ms, each from
+ * its instant on (the first from the start of the range), so a bucket follows daylight saving changes.
+ */
+export function bucketSql(
+  column: SQL,
+  offsets: readonly { from: number; offset: number }[],
+  size: number,
+): SQL {
+  // Integers written as literals: PostgreSQL would type parameters of a CASE as text.
+  const int = (n: number) => sql.raw(String(Math.trunc(n)));
+  let offset: SQL = int(offsets[0]!.offset);
+  for (const change of offsets.slice(1)) {
+    offset = sql`case when ${column} >= ${int(change.from)} then ${int(change.offset)} else ${offset} end`;
+  }
+  return sql`((${column} + ${offset}) / ${int(size)})`;
+}

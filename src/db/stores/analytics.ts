@@ -1,0 +1,153 @@
+import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import type { Db, Dialect, Tables } from "../types.ts";
+import { rawRows, rawRun } from "../types.ts";
+import { type AnalyticsQueries, analyticsQueries } from "./analytics-queries.ts";
+import { rollupSql } from "./analytics-rollups.ts";
+
+/** One raw page view or event, as stored. */
+export type AnalyticsEventRecord = Tables["analyticsEvents"]["$inferSelect"];
+export type AnalyticsSettingsRecord = Tables["analyticsSettings"]["$inferSelect"];
+
+/** A recent event of a visitor, with what its visit keeps (to continue the visit). */
+export type VisitorPosition = Pick<
+  AnalyticsEventRecord,
+  | "websiteId"
+  | "visitorId"
+  | "sessionId"
+  | "ts"
+  | "source"
+  | "referrer"
+  | "utmSource"
+  | "utmMedium"
+  | "utmCampaign"
+  | "utmTerm"
+  | "utmContent"
+>;
+
+const ROLLUP_PROGRESS = "hourly";
+/** Rows per INSERT statement (PostgreSQL allows 65,535 parameters; an event has 20 columns). */
+const INSERT_CHUNK = 500;
+
+/** Analytics: raw events, rollups, salts and settings. */
+export interface AnalyticsStore extends AnalyticsQueries {
+  insertEvents(rows: readonly AnalyticsEventRecord[]): Promise<void>;
+  /** Events since `since` of the given visitors, for continuing their visits. */
+  recentPositions(
+    websiteIds: readonly string[],
+    visitorIds: readonly string[],
+    since: number,
+  ): Promise<VisitorPosition[]>;
+  /** The salt of `day` (YYYY-MM-DD): `candidate` when this call creates it, else the one stored first. */
+  salt(day: string, candidate: string): Promise<string>;
+  /** Deletes the salts of days before `day`. */
+  deleteSaltsBefore(day: string): Promise<number>;
+  settings(websiteId: string): Promise<AnalyticsSettingsRecord | undefined>;
+  putSettings(record: AnalyticsSettingsRecord): Promise<void>;
+  /** Every hour before this is rolled up (0 when nothing is). */
+  rolledTo(): Promise<number>;
+  /**
+   * Rolls up the hours [from, to) of every website (events since the UTC day of `from` count, so a visitor or visit
+   * that began earlier is not counted again) and moves the progress from `from` to `to`; false when another node
+   * moved it meanwhile (its rows are then the same ones and are left alone).
+   */
+  rollUp(from: number, to: number, dayStart: number): Promise<boolean>;
+  /** Deletes raw events before `before` (at most `limit`); returns how many. */
+  purgeEventsBefore(before: number, limit: number): Promise<number>;
+  /** The time of the oldest raw event (any website), or null. */
+  oldestEvent(): Promise<number | null>;
+}
+
+export function analyticsStore(db: Db, t: Tables, dialect: Dialect): AnalyticsStore {
+  const e = t.analyticsEvents;
+  return {
+    ...analyticsQueries(db, t, dialect),
+    async insertEvents(rows) {
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await db.insert(e).values(rows.slice(i, i + INSERT_CHUNK) as AnalyticsEventRecord[]);
+      }
+    },
+    async recentPositions(websiteIds, visitorIds, since) {
+      if (visitorIds.length === 0) return [];
+      return db
+        .select({
+          websiteId: e.websiteId,
+          visitorId: e.visitorId,
+          sessionId: e.sessionId,
+          ts: e.ts,
+          source: e.source,
+          referrer: e.referrer,
+          utmSource: e.utmSource,
+          utmMedium: e.utmMedium,
+          utmCampaign: e.utmCampaign,
+          utmTerm: e.utmTerm,
+          utmContent: e.utmContent,
+        })
+        .from(e)
+        .where(
+          and(
+            inArray(e.websiteId, [...new Set(websiteIds)]),
+            inArray(e.visitorId, [...new Set(visitorIds)]),
+            gte(e.ts, since),
+          ),
+        );
+    },
+    async salt(day, candidate) {
+      await db.insert(t.analyticsSalts).values({ day, salt: candidate }).onConflictDoNothing();
+      const [row] = await db.select().from(t.analyticsSalts).where(eq(t.analyticsSalts.day, day));
+      return row!.salt;
+    },
+    async deleteSaltsBefore(day) {
+      const gone = await db
+        .delete(t.analyticsSalts)
+        .where(lt(t.analyticsSalts.day, day))
+        .returning({ day: t.analyticsSalts.day });
+      return gone.length;
+    },
+    async settings(websiteId) {
+      const [row] = await db
+        .select()
+        .from(t.analyticsSettings)
+        .where(eq(t.analyticsSettings.websiteId, websiteId));
+      return row;
+    },
+    async putSettings(record) {
+      const { websiteId: _id, ...set } = record;
+      await db
+        .insert(t.analyticsSettings)
+        .values(record)
+        .onConflictDoUpdate({ target: t.analyticsSettings.websiteId, set });
+    },
+    async rolledTo() {
+      const [row] = await db
+        .select()
+        .from(t.analyticsRollupProgress)
+        .where(eq(t.analyticsRollupProgress.id, ROLLUP_PROGRESS));
+      return row?.rolledTo ?? 0;
+    },
+    async rollUp(from, to, dayStart) {
+      const p = t.analyticsRollupProgress;
+      await db.insert(p).values({ id: ROLLUP_PROGRESS, rolledTo: from }).onConflictDoNothing();
+      const moved = await db
+        .update(p)
+        .set({ rolledTo: to })
+        .where(and(eq(p.id, ROLLUP_PROGRESS), eq(p.rolledTo, from)))
+        .returning({ id: p.id });
+      if (moved.length === 0) return false;
+      for (const statement of rollupSql(dialect, from, to, dayStart)) await rawRun(db, dialect, statement);
+      return true;
+    },
+    async purgeEventsBefore(before, limit) {
+      const ids = db.select({ id: e.id }).from(e).where(lt(e.ts, before)).limit(limit);
+      const gone = await db.delete(e).where(inArray(e.id, ids)).returning({ id: e.id });
+      return gone.length;
+    },
+    async oldestEvent() {
+      const [row] = await rawRows<{ ts: number | string | null }>(
+        db,
+        dialect,
+        sql`select min(${e.ts}) as ts from ${e}`,
+      );
+      return row?.ts == null ? null : Number(row.ts);
+    },
+  };
+}

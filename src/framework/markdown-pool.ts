@@ -1,0 +1,132 @@
+import { existsSync } from "node:fs";
+import { Worker } from "node:worker_threads";
+import { MarkdownTooDeep, renderSafeMarkdown } from "./safe-markdown.ts";
+
+/** Longest one Markdown text may take to render; past it the worker is stopped and the text refused. */
+export const MARKDOWN_TIME_LIMIT_MS = 2_000;
+/** Texts up to this many characters render on the calling thread (too short to take long). */
+export const MARKDOWN_INLINE_CHARS = 256;
+
+/** A text whose rendering passed `MARKDOWN_TIME_LIMIT_MS`. */
+export class MarkdownTooSlow extends Error {
+  constructor() {
+    super(`took longer than ${MARKDOWN_TIME_LIMIT_MS / 1000} seconds to render`);
+  }
+}
+
+/** The worker entry: next to this file in the sources, or `markdown-worker.js` next to a bundled build. */
+function workerUrl(): URL {
+  const candidates = [
+    new URL("./markdown-worker.ts", import.meta.url),
+    new URL("./markdown-worker.js", import.meta.url),
+    new URL("../src/framework/markdown-worker.ts", import.meta.url),
+  ];
+  return candidates.find((url) => existsSync(url)) ?? candidates[0]!;
+}
+
+interface Job {
+  id: number;
+  text: string;
+  resolve(html: string): void;
+  reject(error: Error): void;
+}
+
+/**
+ * One worker thread renders Markdown for the whole process, a text at a time, each within the time limit (Markdown
+ * parsers have inputs that take time quadratic in their length: 200 KB of `_a` takes minutes). A text past the
+ * limit is refused and its worker terminated; the next text starts a new one.
+ */
+class MarkdownPool {
+  #worker: Worker | undefined;
+  #queue: Job[] = [];
+  #running: Job | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #ids = 0;
+
+  render(text: string): Promise<string> {
+    if (text.length <= MARKDOWN_INLINE_CHARS) {
+      try {
+        return Promise.resolve(renderSafeMarkdown(text));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ id: ++this.#ids, text, resolve, reject });
+      this.#next();
+    });
+  }
+
+  #spawn(): Worker {
+    const url = workerUrl();
+    const worker = new Worker(url, {
+      ...(url.pathname.endsWith(".ts") && !process.features.typescript
+        ? { execArgv: ["--import", "tsx"] }
+        : {}),
+      resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 8 },
+    });
+    worker.unref();
+    worker.on("message", (reply: { id: number; html?: string; tooDeep?: number; error?: string }) => {
+      const job = this.#running;
+      if (!job || job.id !== reply.id) return;
+      this.#finish();
+      if (reply.html !== undefined) job.resolve(reply.html);
+      else if (reply.tooDeep !== undefined) job.reject(new MarkdownTooDeep(reply.tooDeep));
+      else job.reject(new Error(`Markdown rendering failed: ${reply.error}`));
+      this.#next();
+    });
+    worker.on("error", (error) => this.#lost(worker, error));
+    worker.on("exit", () => this.#lost(worker, new Error("the Markdown worker stopped")));
+    return worker;
+  }
+
+  #lost(worker: Worker, error: Error): void {
+    if (this.#worker !== worker) return;
+    this.#worker = undefined;
+    const job = this.#running;
+    this.#finish();
+    job?.reject(error);
+    this.#next();
+  }
+
+  #finish(): void {
+    clearTimeout(this.#timer);
+    this.#running = undefined;
+  }
+
+  #next(): void {
+    if (this.#running) return;
+    const job = this.#queue.shift();
+    if (!job) return;
+    this.#worker ??= this.#spawn();
+    this.#running = job;
+    const worker = this.#worker;
+    this.#timer = setTimeout(() => {
+      this.#worker = undefined;
+      this.#finish();
+      void worker.terminate();
+      job.reject(new MarkdownTooSlow());
+      this.#next();
+    }, MARKDOWN_TIME_LIMIT_MS);
+    worker.postMessage({ id: job.id, text: job.text });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    await worker?.terminate();
+  }
+}
+
+let pool: MarkdownPool | undefined;
+
+/** Renders untrusted Markdown (see `renderSafeMarkdown`) off the main thread within `MARKDOWN_TIME_LIMIT_MS`. */
+export function renderMarkdownOffThread(text: string): Promise<string> {
+  pool ??= new MarkdownPool();
+  return pool.render(text);
+}
+
+export async function closeMarkdownPool(): Promise<void> {
+  await pool?.close();
+  pool = undefined;
+}

@@ -1,0 +1,88 @@
+import type { Filter } from "../../db/stores/analytics-sql.ts";
+import type { ToolContext } from "../../kernel/context.ts";
+import { type BreakdownSpec, breakdownPage } from "./breakdown.ts";
+import { csvLine } from "./csv.ts";
+import type { Period } from "./reports.ts";
+
+const METRICS = [
+  "visitors",
+  "visits",
+  "pageviews",
+  "events",
+  "bounceRate",
+  "visitDurationSeconds",
+  "viewsPerVisit",
+] as const;
+const PAGEVIEW_COLUMNS = [
+  "time",
+  "path",
+  "visitor",
+  "visit",
+  "source",
+  "referrer",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "utm_term",
+  "utm_content",
+  "device",
+  "browser",
+  "os",
+  "country",
+];
+
+/** One page of an export as CSV (header first) and the keyset position after it, or null after the last. */
+export async function exportPage(
+  ctx: Pick<ToolContext, "stores">,
+  spec: BreakdownSpec & { kind: "breakdown" | "pageviews" },
+  period: Period,
+  filters: readonly Filter[],
+  after: unknown[] | undefined,
+  limit: number,
+): Promise<{ csv: string; rows: number; after: [number, string] | null }> {
+  if (spec.kind === "breakdown") {
+    const page = await breakdownPage(ctx, spec, period, filters, {
+      after: after ? { visitors: Number(after[0]), value: String(after[1]) } : undefined,
+      limit,
+    });
+    let csv = csvLine([
+      spec.dimension === "property" ? (spec.property ?? "property") : spec.dimension,
+      ...METRICS,
+    ]);
+    for (const item of page.items) csv += csvLine([item.value, ...METRICS.map((m) => item[m])]);
+    const last = page.items.at(-1);
+    return { csv, rows: page.items.length, after: page.more && last ? [last.visitors, last.value] : null };
+  }
+  const rows = await ctx.stores.analytics.rawEvents(
+    spec.websiteId,
+    { from: period.start, to: period.end },
+    {
+      after: after ? { ts: Number(after[0]), id: String(after[1]) } : undefined,
+      limit: limit + 1,
+      pageviewsOnly: true,
+    },
+  );
+  const slice = rows.slice(0, limit);
+  let csv = csvLine(PAGEVIEW_COLUMNS);
+  for (const r of slice) {
+    csv += csvLine([
+      new Date(r.ts).toISOString(),
+      r.path,
+      r.visitorId,
+      r.sessionId,
+      r.source,
+      r.referrer,
+      r.utmSource,
+      r.utmMedium,
+      r.utmCampaign,
+      r.utmTerm,
+      r.utmContent,
+      r.device,
+      r.browser,
+      r.os,
+      r.country,
+    ]);
+  }
+  const last = slice.at(-1);
+  return { csv, rows: slice.length, after: rows.length > limit && last ? [last.ts, last.id] : null };
+}

@@ -1,0 +1,203 @@
+// Collection on a real server: page views of live sites are recorded off the request path with their dimensions;
+// bots, assets, errors, previews, Do Not Track, Global Privacy Control, opted-out owners and excluded addresses
+// are not; visits continue across page views, and a clean close writes what is queued.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSite, closeSandboxPool } from "../../src/framework/index.ts";
+import type { BuildResult } from "../../src/framework/types.ts";
+import { newId } from "../../src/kernel/ids.ts";
+import { type Listening, listen } from "../../src/server.ts";
+import { dialects } from "../support/databases.ts";
+import { publishBuild, rawRequest } from "../support/hosting.ts";
+import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0";
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+let site: BuildResult;
+beforeAll(async () => {
+  site = await buildSite({
+    files: new Map([
+      ["pages/index.tsx", "export default function Home() { return <h1>Home</h1>; }\n"],
+      ["pages/about.tsx", "export default function About() { return <h1>About</h1>; }\n"],
+      ["public/robots.txt", "User-agent: *\n"],
+    ]),
+    organizationId: "org_test",
+    mode: "publish",
+  });
+}, 120_000);
+afterAll(closeSandboxPool);
+
+for (const dialect of dialects) {
+  describe.skipIf(!dialect.available)(`analytics collection [${dialect.name}]`, () => {
+    let t: TestPlatform;
+    let server: Listening;
+    beforeAll(async () => {
+      t = await createTestPlatform(dialect.name);
+      server = await listen(t.app, 0);
+    });
+    afterAll(async () => {
+      await server?.close();
+      await t?.close();
+    });
+
+    const published = async () => {
+      const website = await t.createWebsite(`Counted ${newId().slice(0, 6)}`);
+      await publishBuild(t.platform, website.id, site);
+      return { ...website, host: `${website.slug}.localhost` };
+    };
+    const get = (host: string, path: string, headers: Record<string, string> = {}) =>
+      rawRequest(server.port, host, path, { headers });
+    const events = async (websiteId: string) => {
+      await t.platform.analytics.flush();
+      return t.platform.db.read((s) =>
+        s.analytics.rawEvents(
+          websiteId,
+          { from: 0, to: Date.now() + 1000 },
+          { limit: 100, pageviewsOnly: false },
+        ),
+      );
+    };
+
+    it("records page views with their dimensions and continues the visit", async () => {
+      const w = await published();
+      expect(
+        (
+          await get(w.host, "/?utm_source=newsletter&utm_campaign=launch", {
+            "user-agent": FIREFOX,
+            referer: "https://www.google.com/search?q=x",
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (await get(w.host, "/about/", { "user-agent": FIREFOX, referer: `http://${w.host}/` })).status,
+      ).toBe(200);
+      expect(
+        (
+          await get(w.host, "/about/", {
+            "user-agent": IPHONE,
+            referer: "https://news.ycombinator.com/item?id=1",
+          })
+        ).status,
+      ).toBe(200);
+      const rows = await events(w.id);
+      expect(rows).toHaveLength(3);
+      const [first, second, third] = rows;
+      expect(first).toMatchObject({
+        name: "pageview",
+        path: "/",
+        source: "Google",
+        referrer: "google.com",
+        utmSource: "newsletter",
+        utmCampaign: "launch",
+        device: "desktop",
+        browser: "Firefox",
+        os: "Windows",
+        country: "",
+        props: null,
+      });
+      // Internal navigation keeps the visit, its source and its campaign.
+      expect(second).toMatchObject({ path: "/about/", source: "Google", utmCampaign: "launch" });
+      expect(second!.sessionId).toBe(first!.sessionId);
+      expect(second!.visitorId).toBe(first!.visitorId);
+      expect(third).toMatchObject({
+        source: "Hacker News",
+        device: "mobile",
+        browser: "Mobile Safari",
+        os: "iOS",
+      });
+      expect(third!.visitorId).not.toBe(first!.visitorId);
+      // The id is a hash, not the address or the agent.
+      expect(first!.visitorId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    });
+
+    it("leaves out bots, assets, errors, HEAD, previews, DNT, GPC, prefetches, opted-out owners and excluded addresses", async () => {
+      const w = await published();
+      const asset = site.assets.find((a) => a.path.endsWith("robots.txt"))!.path;
+      await get(w.host, "/", { "user-agent": GOOGLEBOT });
+      await get(w.host, "/", {});
+      await get(w.host, `/${asset}`, { "user-agent": FIREFOX });
+      await get(w.host, "/missing", { "user-agent": FIREFOX });
+      await rawRequest(server.port, w.host, "/", { method: "HEAD", headers: { "user-agent": FIREFOX } });
+      await get(`preview--${w.slug}.localhost`, "/", {
+        "user-agent": FIREFOX,
+        authorization: `Bearer ${t.adminKey.plaintextKey}`,
+      });
+      await get(w.host, "/", { "user-agent": FIREFOX, dnt: "1" });
+      await get(w.host, "/", { "user-agent": FIREFOX, "sec-gpc": "1" });
+      await get(w.host, "/", { "user-agent": FIREFOX, "sec-purpose": "prefetch" });
+      await get(w.host, "/", { "user-agent": FIREFOX, cookie: "a=b; sitewright_analytics_ignore=1" });
+      expect(await events(w.id)).toHaveLength(0);
+
+      await t.platform.db.transaction((s) =>
+        s.analytics.putSettings({
+          websiteId: w.id,
+          timeZone: "UTC",
+          excludedIpRanges: ["127.0.0.0/8"],
+          publicDashboard: false,
+          updatedAt: Date.now(),
+        }),
+      );
+      const other = await published();
+      await get(w.host, "/", { "user-agent": FIREFOX });
+      await get(other.host, "/", { "user-agent": FIREFOX });
+      expect(await events(w.id)).toHaveLength(0);
+      expect(await events(other.id)).toHaveLength(1);
+    });
+
+    it("keeps one salt a day and deletes the older ones", async () => {
+      await t.platform.db.transaction((s) => s.analytics.salt("2000-01-01", "old"));
+      const w = await published();
+      const { createCollector } = await import("../../src/services/analytics/collector.ts");
+      const collector = createCollector(t.platform.db);
+      collector.record({
+        websiteId: w.id,
+        ts: Date.now(),
+        host: w.host,
+        name: "pageview",
+        pathname: "/",
+        search: "",
+        ip: "10.0.0.1",
+        userAgent: FIREFOX,
+        referer: null,
+      });
+      await collector.close();
+      const today = new Date().toISOString().slice(0, 10);
+      const [kept, gone] = await t.platform.db.read(async (s) => [
+        await s.analytics.salt(today, "another"),
+        await s.analytics.salt("2000-01-01", "again"),
+      ]);
+      expect(kept).not.toBe("another");
+      // Recreated by this read only: the old row was deleted when today's salt was made.
+      expect(gone).toBe("again");
+    });
+
+    it("drops hits beyond the buffer with a counter, and close writes what is queued", async () => {
+      const { createCollector } = await import("../../src/services/analytics/collector.ts");
+      const w = await published();
+      const collector = createCollector(t.platform.db, {
+        maxBuffered: 3,
+        batchSize: 100,
+        flushIntervalMs: 60_000,
+      });
+      const hit = {
+        websiteId: w.id,
+        ts: Date.now(),
+        host: w.host,
+        name: "pageview",
+        pathname: "/",
+        search: "",
+        ip: "10.1.2.3",
+        userAgent: FIREFOX,
+        referer: null,
+      };
+      const accepted = [1, 2, 3, 4, 5].map(() => collector.record({ ...hit }));
+      expect(accepted).toEqual([true, true, true, false, false]);
+      expect(collector.stats).toMatchObject({ accepted: 3, dropped: 2 });
+      await collector.close();
+      expect(collector.stats.written).toBe(3);
+      expect(await events(w.id)).toHaveLength(3);
+    });
+  });
+}

@@ -1,0 +1,138 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { request } from "node:https";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TLSSocket } from "node:tls";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { closeSandboxPool } from "../../src/framework/index.ts";
+import { type Listening, listen } from "../../src/server.ts";
+import { freeAccount } from "../../src/services/billing/account.ts";
+import { defaultDomainConfig } from "../../src/services/domains/config.ts";
+import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
+import { publishFiles } from "../support/hosting.ts";
+import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { type Started, startUntil } from "../support/processes.ts";
+
+/** A free loopback TCP port (Caddy takes its ports from its configuration, not port 0). */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+
+/** GET https://<name>/ through Caddy on loopback, with SNI and Host set to `name`. */
+const viaCaddy = (port: number, name: string, path = "/") =>
+  new Promise<{ status: number; body: string; san: string; issuer: string }>((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port, path, servername: name, headers: { host: name }, rejectUnauthorized: false },
+      (res) => {
+        const cert = (res.socket as TLSSocket).getPeerCertificate();
+        let body = "";
+        res.on("data", (chunk) => (body += chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body,
+            san: cert.subjectaltname ?? "",
+            issuer: String(cert.issuer?.CN ?? ""),
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+
+let dns: TestDnsServer;
+let t: TestPlatform;
+let server: Listening;
+let caddy: Started;
+let httpsPort: number;
+let dir: string;
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  t = await createTestPlatform("sqlite", {
+    config: { domains: { ...defaultDomainConfig(), dnsServers: [dns.address], scheme: "https" } },
+  });
+  server = await listen(t.app, 0);
+  dir = await mkdtemp(join(tmpdir(), "sitewright-caddy-"));
+  httpsPort = await freePort();
+  const httpPort = await freePort();
+  const globals = [
+    "admin off",
+    "local_certs",
+    "skip_install_trust",
+    "default_bind 127.0.0.1",
+    `http_port ${httpPort}`,
+    `https_port ${httpsPort}`,
+    `storage file_system ${join(dir, "storage")}`,
+  ].join("\n");
+  caddy = await startUntil("caddy", ["run", "--config", "examples/Caddyfile", "--adapter", "caddyfile"], {
+    env: {
+      ...process.env,
+      CADDY_GLOBAL_OPTIONS: globals,
+      SITEWRIGHT_UPSTREAM: `127.0.0.1:${server.port}`,
+      XDG_DATA_HOME: join(dir, "data"),
+      XDG_CONFIG_HOME: join(dir, "config"),
+    },
+    ready: /serving initial configuration/,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await caddy?.stop();
+  await server?.close();
+  await t?.close();
+  await dns?.close();
+  await closeSandboxPool();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+it("gets a certificate for a verified custom domain from Caddy on demand, and none for an unverified one", async () => {
+  await t.platform.db.transaction((s) =>
+    s.billing.putAccount({
+      ...freeAccount(t.local.organization.id, Date.now()),
+      status: "active",
+      plan: "pro",
+      interval: "monthly",
+      billableSiteCapacity: 5,
+    }),
+  );
+  const website = await t.createWebsite("Behind Caddy");
+  await publishFiles(t.platform, website.id, {
+    "pages/index.tsx": "export default function Home() { return <h1>Through the proxy</h1>; }\n",
+  });
+  const added = await t.call("domains.add", { websiteId: website.id, hostname: "caddy-shop.example.com" });
+  const pending = await t.call("domains.add", {
+    websiteId: website.id,
+    hostname: "caddy-pending.example.com",
+  });
+  dns.set(added.records[0]!.name, "TXT", [added.records[0]!.value]);
+  expect((await t.call("domains.verify", { websiteId: website.id, domainId: added.id })).status).toBe(
+    "verified",
+  );
+
+  const home = await viaCaddy(httpsPort, added.hostname);
+  expect(home.status).toBe(200);
+  expect(home.body).toContain("Through the proxy");
+  expect(home.san).toContain(`DNS:${added.hostname}`);
+  expect(home.issuer).toMatch(/Caddy Local Authority/);
+
+  // The platform subdomain redirects to the primary domain over https.
+  await t.call("domains.setPrimary", { websiteId: website.id, domainId: added.id });
+  const sub = await viaCaddy(httpsPort, `${website.slug}.localhost`, "/x?y=1");
+  expect(sub.status).toBe(308);
+
+  await expect(viaCaddy(httpsPort, pending.hostname)).rejects.toThrow();
+  await expect(viaCaddy(httpsPort, "never-added.example.org")).rejects.toThrow();
+  // Caddy obtained certificates for the two names Sitewright serves, and asked for none other.
+  const obtained = [...caddy.output().matchAll(/obtained successfully","identifier":"([^"]+)"/g)].map(
+    (m) => m[1],
+  );
+  expect(obtained.sort()).toEqual([added.hostname, `${website.slug}.localhost`].sort());
+}, 60_000);
