@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { callerFor, tools } from "../tools/index.ts";
 import { markEmailVerified } from "./accounts/email-verification.ts";
+import { blobsFromEnv, type OperationsConfig, operationsFromEnv } from "./cli/operations-config.ts";
 import {
   CliError,
   cliCommand,
@@ -14,7 +15,7 @@ import { closeSandboxPool } from "./framework/index.ts";
 import { defaultConfig, type Platform, type PlatformConfig } from "./kernel/platform.ts";
 import { keyRoles, type websiteKeyRoles } from "./kernel/roles.ts";
 import { createPlatform } from "./platform.ts";
-import { createApp } from "./server.ts";
+import { createApp, type Listening } from "./server.ts";
 import { domainConfigFromEnv } from "./services/domains/config.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";
 import { ensureLocalOwner, LOCAL_OWNER_EMAIL } from "./services/organizations/bootstrap.ts";
@@ -28,10 +29,12 @@ const usage = `sitewright — the website platform for AI agents
   sitewright serve [--mail-console]
       Production server, configured by the environment: DATABASE_URL, PORT, HOST, SITEWRIGHT_BASE_URL,
       SITEWRIGHT_APP_URL, SITEWRIGHT_SITES_DOMAIN, SITEWRIGHT_ALLOWED_ORIGINS, SITEWRIGHT_TRUST_PROXY,
-      SITEWRIGHT_SMTP_URL (required), SITEWRIGHT_MAIL_FROM, SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS, and for custom
-      domains SITEWRIGHT_DNS_SERVERS, SITEWRIGHT_DOMAIN_CNAME, SITEWRIGHT_DOMAIN_IPV4, SITEWRIGHT_DOMAIN_IPV6. Without SMTP it
-      refuses to start unless told to print mail to the console instead (--mail-console or
-      SITEWRIGHT_MAIL=console; private test servers only).
+      SITEWRIGHT_SMTP_URL (required), SITEWRIGHT_MAIL_FROM, SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS,
+      SITEWRIGHT_BLOB_ROOT or SITEWRIGHT_BLOB_URL (required: a store every node shares), SITEWRIGHT_LOG_FORMAT,
+      SITEWRIGHT_LOG_LEVEL, SITEWRIGHT_METRICS_TOKEN, SITEWRIGHT_DRAIN_DELAY_MS, SITEWRIGHT_SHUTDOWN_TIMEOUT_MS
+      (docs/operations.md), and for custom domains SITEWRIGHT_DNS_SERVERS, SITEWRIGHT_DOMAIN_CNAME,
+      SITEWRIGHT_DOMAIN_IPV4, SITEWRIGHT_DOMAIN_IPV6. Without SMTP it refuses to start unless told to print mail
+      to the console instead (--mail-console or SITEWRIGHT_MAIL=console; private test servers only).
   sitewright migrate
       Applies the committed migrations to DATABASE_URL (or the dev data dir) and exits.
   sitewright keys create --role admin|full_editor|content_editor [--website ID ...] [--name N]
@@ -54,6 +57,7 @@ async function dev(args: string[]) {
   });
   const dataDir = values["data-dir"];
   const port = parsePort(values.port, "--port");
+  const operations = operationsFromEnv(process.env, "dev", dataDir);
   const db = await openLocalDatabase(dataDir);
   // The port is bound before anything is created, so a busy port never costs the one-time admin key.
   let platform!: Platform;
@@ -66,12 +70,19 @@ async function dev(args: string[]) {
     async (actual) => {
       const config: PlatformConfig = {
         ...defaultConfig(actual),
-        ...blobsFromEnv(),
         allowedOrigins: originsFromEnv(),
         allowLoopbackClientIds: true,
         ...(isLoopbackHost(values.host) ? { loopbackPort: actual } : {}),
+        ...(operations.metricsToken ? { metricsToken: operations.metricsToken } : {}),
       };
-      platform = await createPlatform({ tools, db, config, dataDir });
+      platform = await createPlatform({
+        tools,
+        db,
+        config,
+        dataDir,
+        ...operations.blobs,
+        log: operations.log,
+      });
       return createApp(platform);
     },
     port,
@@ -122,12 +133,7 @@ async function dev(args: string[]) {
   }
   console.log(lines.join("\n"));
   const stopHousekeeping = scheduleHousekeeping(platform);
-  shutdownOn(async () => {
-    stopHousekeeping();
-    await server.close();
-    await platform.analytics.close();
-    await db.close();
-  });
+  shutdownOn(() => drainAndClose(platform, server, operations, stopHousekeeping));
 }
 
 /** Why `serve` refuses to start without a mail server: the message names both ways out. */
@@ -159,6 +165,7 @@ async function serveFromEnv(args: string[]) {
   const { values } = parseArgs({ args, options: { "mail-console": { type: "boolean", default: false } } });
   const env = process.env;
   const mail = serveMail(env, values["mail-console"]);
+  const operations = operationsFromEnv(env, "serve");
   const port = parsePort(env.PORT ?? "8787", "PORT");
   const host = env.HOST ?? "0.0.0.0";
   const domains = domainConfigFromEnv(env);
@@ -167,7 +174,6 @@ async function serveFromEnv(args: string[]) {
     const base = defaultConfig(actual);
     return {
       ...base,
-      ...blobsFromEnv(),
       baseUrl: env.SITEWRIGHT_BASE_URL ?? base.baseUrl,
       appUrl: env.SITEWRIGHT_APP_URL ?? base.appUrl,
       sitesDomain: env.SITEWRIGHT_SITES_DOMAIN ?? base.sitesDomain,
@@ -176,6 +182,7 @@ async function serveFromEnv(args: string[]) {
       ...(isLoopbackHost(host) ? { loopbackPort: actual } : {}),
       trustProxy: env.SITEWRIGHT_TRUST_PROXY === "true",
       mailFrom: env.SITEWRIGHT_MAIL_FROM ?? base.mailFrom,
+      ...(operations.metricsToken ? { metricsToken: operations.metricsToken } : {}),
       domains,
       ...mail,
     };
@@ -184,31 +191,51 @@ async function serveFromEnv(args: string[]) {
   let platform!: Platform;
   const server = await listenOrExplain(
     async (actual) => {
-      platform = await createPlatform({ tools, db, config: configFor(actual) });
+      platform = await createPlatform({
+        tools,
+        db,
+        config: configFor(actual),
+        ...operations.blobs,
+        log: operations.log,
+      });
       return createApp(platform);
     },
     port,
     host,
     (port) => `PORT=${port} npx sitewright serve${values["mail-console"] ? " --mail-console" : ""}`,
   );
-  console.log(`Sitewright serving ${platform.config.baseUrl} on port ${server.port} (${db.dialect}).`);
+  platform.log.info(
+    `Sitewright serving ${platform.config.baseUrl} on port ${server.port} (${db.dialect}, blobs in ${operations.blobs.where}).`,
+  );
   if (!platform.config.smtpUrl) {
-    console.log("Mail is printed to this console (--mail-console): nothing is delivered.");
+    platform.log.info("Mail is printed to this console (--mail-console): nothing is delivered.");
   }
   const stopHousekeeping = scheduleHousekeeping(platform);
-  shutdownOn(async () => {
-    stopHousekeeping();
-    await server.close();
-    await platform.analytics.close();
-    await db.close();
-  });
+  shutdownOn(() => drainAndClose(platform, server, operations, stopHousekeeping));
 }
 
-/** Where blobs are kept: `SITEWRIGHT_BLOB_URL` (an s3:// URL), else `SITEWRIGHT_BLOB_ROOT` (a folder). */
-const blobsFromEnv = () => ({
-  blobUrl: process.env.SITEWRIGHT_BLOB_URL,
-  blobRoot: process.env.SITEWRIGHT_BLOB_ROOT,
-});
+/**
+ * Graceful stop (SIGTERM, SIGINT): housekeeping stops; the server drains (readiness 503, after the drain delay no
+ * new connections, requests and builds in flight finish within the timeout); then the pool closes and the log is
+ * flushed, after the analytics events still queued are written. Audit entries commit with their operation.
+ */
+async function drainAndClose(
+  platform: Platform,
+  server: Listening,
+  operations: OperationsConfig,
+  stopHousekeeping: () => void,
+): Promise<void> {
+  const started = Date.now();
+  platform.log.info("shutting down: draining requests");
+  stopHousekeeping();
+  const { cut } = await server.drain(operations.shutdown);
+  await platform.analytics.close();
+  await platform.db.close();
+  platform.log.info(
+    `stopped after ${Date.now() - started} ms${cut ? `; ${cut} request(s) cut at the shutdown timeout` : ""}`,
+  );
+  operations.log.flush();
+}
 
 /** Browser origins allowed on the MCP endpoint: `SITEWRIGHT_ALLOWED_ORIGINS`, comma-separated. */
 const originsFromEnv = () =>
@@ -255,7 +282,12 @@ async function keys(args: string[]) {
   ];
   const db = await openExistingDatabase(values["data-dir"], sameCommand);
   try {
-    const platform = await createPlatform({ tools, db, dataDir: values["data-dir"], config: blobsFromEnv() });
+    const platform = await createPlatform({
+      tools,
+      db,
+      dataDir: values["data-dir"],
+      ...blobsFromEnv(process.env, "keys", values["data-dir"]),
+    });
     const local = await ensureLocalOwner(db);
     const key = await createKey(platform, local.principal, local.organization.id, {
       role: values.role as KeyRole,

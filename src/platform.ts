@@ -5,6 +5,7 @@ import { withoutQueryParameters } from "./kernel/log-safety.ts";
 import { defaultConfig, type Logger, type Platform, type PlatformConfig } from "./kernel/platform.ts";
 import { createRegistry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
+import { createMetrics } from "./observability/metrics.ts";
 import { type CollectorOptions, createCollector } from "./services/analytics/collector.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
 
@@ -14,8 +15,12 @@ export interface PlatformOptions {
   /** Every operation the platform serves (the CLI and tests pass the list of `tools/index.ts`). */
   tools: readonly Tool[];
   blobs?: BlobStore;
-  /** Folder for local state (blobs default to `<dataDir>/blobs`, or the configured blob root). */
+  /** Folder for local state (blobs default to `<dataDir>/blobs`). */
   dataDir?: string;
+  /** Folder of the blob store when `blobs` is not given (the CLI reads it from the environment). */
+  blobRoot?: string;
+  /** Location of the blob store (`s3://bucket/prefix`, `file:///folder`), before `blobRoot` (see createBlobStore). */
+  blobUrl?: string;
   config?: Partial<PlatformConfig>;
   billing?: BillingProvider;
   mail?: Mailer;
@@ -33,8 +38,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     blobs:
       options.blobs ??
       (await createBlobStore({
-        blobUrl: config.blobUrl,
-        blobRoot: config.blobRoot,
+        blobUrl: options.blobUrl,
+        blobRoot: options.blobRoot,
         dataDir: options.dataDir ?? ".sitewright",
       })),
     registry: createRegistry(options.tools),
@@ -43,5 +48,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     mail: options.mail ?? createMailer({ db: options.db, from: config.mailFrom, transport }),
     analytics: createCollector(options.db, { ...options.analytics, log }),
     log,
+    metrics: createMetrics(options.db),
+    lifecycle: { draining: false },
   };
 }

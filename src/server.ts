@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import { H3 } from "h3";
 import { serve } from "srvx";
 import { registerApp } from "./app/index.ts";
@@ -6,8 +7,12 @@ import { createHosting, type Hosting, type HostingOptions } from "./hosting/inde
 import { registerTlsAsk } from "./hosting/tls-ask.ts";
 import { ApiError, toApiError } from "./kernel/errors.ts";
 import type { Platform } from "./kernel/platform.ts";
+import { reportFailure } from "./kernel/request-scope.ts";
 import { createMcpEndpoint } from "./mcp/endpoint.ts";
 import { registerOAuth } from "./oauth/index.ts";
+import { registerHealthRoutes } from "./observability/health.ts";
+import { registerMetricsRoute } from "./observability/metrics.ts";
+import { observeRequest } from "./observability/requests.ts";
 import { errorResponse } from "./rest/http.ts";
 import { clientIp, requestIdOf } from "./rest/request-meta.ts";
 import { registerRestRoutes } from "./rest/routes.ts";
@@ -30,7 +35,7 @@ export function createApp(platform: Platform, options: { hosting?: HostingOption
       if (status === 404 || status === 405) {
         return errorResponse(new ApiError("not_found", "No such resource."));
       }
-      platform.log.error("unhandled", error);
+      reportFailure(platform.log, "unhandled", error);
       return errorResponse(toApiError(error));
     },
   });
@@ -53,20 +58,29 @@ export function createApp(platform: Platform, options: { hosting?: HostingOption
   registerTlsAsk(app, platform);
   const mcp = createMcpEndpoint(platform, version);
   app.all("/v1/mcp", (event) => mcp(event.req, clientIp(event, platform), requestIdOf(event)));
+  registerHealthRoutes(app, platform);
+  registerMetricsRoute(app, platform);
   registerOAuth(app, platform);
   registerRestRoutes(app, platform);
   registerApp(app, platform);
-  hostingOf.set(app, hosting);
+  builtWith.set(app, { hosting, platform });
   return app;
 }
 
-/** The hosting of each app, for `listen`'s fast path. */
-const hostingOf = new WeakMap<H3, Hosting>();
+/** The hosting and platform of each app, for `listen`'s fast path, request logs and draining. */
+const builtWith = new WeakMap<H3, { hosting: Hosting; platform: Platform }>();
 
 export interface Listening {
   url: string;
   port: number;
+  /** Stops at once: open connections are cut. */
   close(): Promise<void>;
+  /**
+   * Stops gracefully: `/readyz` answers 503 (draining) and responses close their connections; after `delayMs`
+   * (time for a proxy's health check to notice) new connections are refused; requests in flight (a build
+   * included) get up to `timeoutMs` to finish, then the rest are cut. Resolves with how many were cut.
+   */
+  drain(options: { delayMs: number; timeoutMs: number }): Promise<{ cut: number }>;
 }
 
 /** The app, or what builds it once the port is bound (URLs that name the port need the real one of port 0). */
@@ -82,6 +96,9 @@ export async function listen(app: AppOrFactory, port: number, hostname = "127.0.
   let fetch: (request: Request) => Response | Promise<Response> = () =>
     new Response("Starting", { status: 503, headers: { "retry-after": "1" } });
   let hosting: Hosting | undefined;
+  let platform: Platform | undefined;
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
   const server = serve({
     fetch: (request) => fetch(request),
     port,
@@ -95,14 +112,22 @@ export async function listen(app: AppOrFactory, port: number, hostname = "127.0.
     const handler = node.handler as (req: IncomingMessage, res: ServerResponse) => void;
     node.server.removeAllListeners("request");
     node.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-      if (!hosting?.serveNode(req, res)) handler(req, res);
+      inFlight++;
+      res.once("close", () => {
+        if (--inFlight === 0) idle?.();
+      });
+      if (!platform) return handler(req, res);
+      if (platform.lifecycle.draining) res.shouldKeepAlive = false;
+      observeRequest(platform, req, res, () => {
+        if (!hosting?.serveNode(req, res)) handler(req, res);
+      });
     });
   }
   await server.serve();
   const actual = Number(new URL(server.url!).port);
   try {
     const built = typeof app === "function" ? await app(actual) : app;
-    hosting = hostingOf.get(built);
+    ({ hosting, platform } = builtWith.get(built) ?? {});
     fetch = built.fetch;
   } catch (error) {
     await server.close(true);
@@ -112,5 +137,29 @@ export async function listen(app: AppOrFactory, port: number, hostname = "127.0.
     url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${actual}`,
     port: actual,
     close: () => server.close(true),
+    async drain({ delayMs, timeoutMs }) {
+      if (platform) platform.lifecycle.draining = true;
+      await sleep(delayMs);
+      const http = node?.server as import("node:http").Server | undefined;
+      if (!http) {
+        await server.close(true);
+        return { cut: 0 };
+      }
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, timeoutMs);
+          idle = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      const cut = inFlight;
+      http.closeAllConnections();
+      await closed;
+      return { cut };
+    },
   };
 }

@@ -54,6 +54,7 @@ export async function authenticate(
   const bucketKey = `auth-failures:${ip}`;
   const gate = await limiter.take(bucketKey, platform.config.authFailureBucket, 0);
   if (!gate.allowed) {
+    platform.metrics.rateLimited("auth_failures");
     throw new ApiError("rate_limited", "Too many failed authentication attempts from this address.", {
       retryAfterSeconds: gate.retryAfterSeconds,
       headers: { "Retry-After": String(gate.retryAfterSeconds) },

@@ -31,6 +31,8 @@ export interface Database {
   /** Runs reads that need no transaction. */
   read<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
   readonly rateLimiter: RateLimiter;
+  /** Connections of the pool (PostgreSQL): open, idle, requests waiting for one, and the most it opens. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import type { WebsiteRecord } from "../db/stores/websites.ts";
 import type { CmsProvider } from "../framework/types.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../kernel/platform.ts";
+import { currentRequestId, noteOperation, reportFailure } from "../kernel/request-scope.ts";
 import { recordPageView } from "../services/analytics/hits.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
@@ -307,7 +308,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
   }
 
   const failed = (error: unknown, method: string, extra: Record<string, string> = {}): Reply => {
-    platform.log.error("hosting", error);
+    reportFailure(platform.log, "hosting", error);
     return platformPage(pages.serverError(), method, extra);
   };
 
@@ -326,6 +327,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     async serve(event, address, ip) {
       const { method } = event.req;
       const extra = address.kind === "preview" ? PREVIEW_HEADERS : {};
+      noteOperation(address.kind === "preview" ? "hosting.preview" : "hosting");
       if (method !== "GET" && method !== "HEAD") {
         return toResponse(platformPage(pages.methodNotAllowed(method), method, { ...extra, ...ALLOW }));
       }
@@ -350,7 +352,8 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
         ...splitPath(url),
         headers: { get: (name) => (req.headers[name] as string | undefined) ?? null },
       };
-      const requestId = fastRequestId();
+      const requestId = currentRequestId(fastRequestId);
+      noteOperation("hosting");
       live(request, address, host!, nodeClientIp(req, platform.config.trustProxy))
         .catch((error: unknown) => failed(error, method))
         .then((reply) => {

@@ -1,3 +1,5 @@
+import { noteFailure } from "./request-scope.ts";
+
 /** Stable machine-readable error categories of the public contract, with their HTTP statuses. */
 export const errorStatus = {
   validation: 400,
@@ -81,9 +83,13 @@ export function renderSuggestion(text: string, nameOperation: (operationId: stri
   return text.replace(/\{\{([A-Za-z0-9.]+)\}\}/g, (_, id: string) => nameOperation(id));
 }
 
-/** Wraps anything thrown into an ApiError; unknown failures become `internal` without leaking details. */
+/**
+ * Wraps anything thrown into an ApiError; unknown failures become `internal` without leaking details, and their
+ * cause is recorded on the current request for its log line (see request-scope.ts).
+ */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  noteFailure(error);
   return new ApiError("internal", "The service failed to complete the request.", {
     suggestion: "Retry with exponential backoff; for non-idempotent operations read the resource first.",
   });

@@ -7,9 +7,15 @@ import type { Logger } from "./platform.ts";
  * reduced to the failed statement's text and the driver's message and code.
  */
 export function withoutQueryParameters(log: Logger): Logger {
+  const request = log.request?.bind(log);
   return {
     info: (message, ...details) => log.info(message, ...details.map(scrub)),
     error: (message, ...details) => log.error(message, ...details.map(scrub)),
+    ...(request
+      ? {
+          request: (line) => request(line.cause === undefined ? line : { ...line, cause: scrub(line.cause) }),
+        }
+      : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { ApiError, toApiError } from "./errors.ts";
 import { newId } from "./ids.ts";
 import type { Platform } from "./platform.ts";
 import { grantsIn, grantsOnWebsite, type Principal } from "./principal.ts";
+import { noteOperation, reportFailure } from "./request-scope.ts";
 import { grantHolds, isPersonal, isSignedOut } from "./roles.ts";
 import { parseInput } from "./validation.ts";
 
@@ -64,11 +65,13 @@ export async function callTool(
   rawInput: unknown,
   call: CallOptions,
 ): Promise<unknown> {
+  noteOperation(tool.operationId, call.principal);
   try {
     return await run(platform, tool, rawInput, call);
   } catch (error) {
     const failure = toApiError(error);
-    if (failure !== error) platform.log.error(`${tool.operationId} failed (${call.requestId})`, error);
+    if (failure !== error)
+      reportFailure(platform.log, `${tool.operationId} failed (${call.requestId})`, error);
     throw failure;
   }
 }
@@ -104,6 +107,7 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
     1,
   );
   if (!bucket.allowed) {
+    platform.metrics.rateLimited(tool.cost);
     throw new ApiError("rate_limited", `Rate limit reached for ${tool.cost} operations of this credential.`, {
       retryAfterSeconds: bucket.retryAfterSeconds,
       headers: { "Retry-After": String(bucket.retryAfterSeconds) },

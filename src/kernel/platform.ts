@@ -2,6 +2,8 @@ import type { BlobStore } from "../blobs/index.ts";
 import type { Database } from "../db/database.ts";
 import type { SandboxLimits } from "../framework/types.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import type { RequestLine } from "../observability/log.ts";
+import type { Metrics } from "../observability/metrics.ts";
 import type { Collector } from "../services/analytics/collector.ts";
 import type { BillingProvider } from "../services/billing/provider.ts";
 import { type DomainConfig, defaultDomainConfig } from "../services/domains/config.ts";
@@ -52,9 +54,8 @@ export interface PlatformConfig {
   mailFrom: string;
   /** SMTP server for platform mail (`smtp://user:pass@host:587`); without one, mail goes to the console (dev). */
   smtpUrl?: string;
-  /** Blob store: an `s3://bucket/prefix` URL, else a folder (default `<dataDir>/blobs`). */
-  blobUrl?: string;
-  blobRoot?: string;
+  /** Bearer token of `/metrics`; without one `/metrics` is not served. */
+  metricsToken?: string;
   /** Custom domains and slug renames (see docs/domains.md). */
   domains: DomainConfig;
   /** How long raw analytics events are kept, in months (hourly rollups are kept for good). */
@@ -64,6 +65,8 @@ export interface PlatformConfig {
 export interface Logger {
   info(message: string, ...details: unknown[]): void;
   error(message: string, ...details: unknown[]): void;
+  /** The one line of an answered request (see docs/operations.md); loggers without it write none. */
+  request?(line: RequestLine): void;
 }
 
 /** Everything a request needs, built once per process. */
@@ -79,6 +82,9 @@ export interface Platform {
   /** Live-site traffic, recorded in batches; `close()` on shutdown writes what is queued. */
   analytics: Collector;
   log: Logger;
+  metrics: Metrics;
+  /** Set when the node shuts down: `/readyz` answers 503 and responses close their connections. */
+  lifecycle: { draining: boolean };
 }
 
 export const defaultConfig = (port = 8787): PlatformConfig => ({

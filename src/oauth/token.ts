@@ -5,6 +5,7 @@ import type { Stores } from "../db/stores/index.ts";
 import type { OAuthClientRecord } from "../db/stores/oauth.ts";
 import { newId } from "../kernel/ids.ts";
 import type { Platform } from "../kernel/platform.ts";
+import { reportFailure } from "../kernel/request-scope.ts";
 import { ClientProblem, isMetadataDocumentId, resolveClient } from "./clients.ts";
 import { failureResponse, OAuthProblem, oauthJson, problemResponse, readForm } from "./http.ts";
 import { oauthSettings, resourceOf } from "./settings.ts";
@@ -47,7 +48,7 @@ export async function tokenEndpoint(platform: Platform, event: H3Event): Promise
   } catch (error) {
     const answer = failureResponse(error);
     if (answer) return answer;
-    platform.log.error("oauth token endpoint", error);
+    reportFailure(platform.log, "oauth token endpoint", error);
     return oauthJson({ error: "server_error", error_description: "The token could not be issued." }, 500);
   }
 }

@@ -1,6 +1,7 @@
 import { getRequestIP, type H3Event } from "h3";
 import { newId } from "../kernel/ids.ts";
 import type { Platform } from "../kernel/platform.ts";
+import { currentRequestId } from "../kernel/request-scope.ts";
 
 const requestIds = new WeakMap<Request, string>();
 
@@ -8,7 +9,7 @@ const requestIds = new WeakMap<Request, string>();
 export function requestIdOf(event: H3Event): string {
   let id = requestIds.get(event.req);
   if (!id) {
-    id = `req_${newId()}`;
+    id = currentRequestId(() => `req_${newId()}`);
     requestIds.set(event.req, id);
   }
   return id;

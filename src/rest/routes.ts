@@ -7,6 +7,7 @@ import { jsonSchemasOf, pathParamsOf } from "../kernel/json-schema.ts";
 import { callTool } from "../kernel/pipeline.ts";
 import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
+import { noteOperation } from "../kernel/request-scope.ts";
 import { bodyLimit } from "./body.ts";
 import { isJson, readFileInput } from "./file-input.ts";
 import { errorResponse, json, queryInput, readJsonObject } from "./http.ts";
@@ -96,6 +97,7 @@ export function registerOperationRoutes(
     const pathParams = pathParamsOf(tool.http.path);
     const { input: schema } = jsonSchemasOf(tool);
     app.on(tool.http.method, route, async (event) => {
+      noteOperation(tool.operationId);
       try {
         const principal = await authenticator(event);
         const input =

@@ -197,13 +197,33 @@ describe("sitewright CLI", { timeout: 240_000 }, () => {
     try {
       const failure = await run(process.execPath, [bin, "serve", "--mail-console"], {
         cwd: freshDir(),
-        env: { ...env, PORT: String(busy.port), HOST: "127.0.0.1" },
+        env: { ...env, PORT: String(busy.port), HOST: "127.0.0.1", SITEWRIGHT_BLOB_ROOT: freshDir() },
       }).catch((error) => error);
       expectOneLine(failure);
       expect(failure.stderr).toContain(`Port ${busy.port} on 127.0.0.1 is already in use.`);
       expect(failure.stderr.trim()).toMatch(/: PORT=0 npx sitewright serve --mail-console$/);
     } finally {
       busy.server.close();
+    }
+  });
+
+  it("serve refuses to start without an absolute blob folder, in one line naming the variables", async () => {
+    const { SITEWRIGHT_BLOB_ROOT: _root, SITEWRIGHT_BLOB_URL: _url, ...base } = env;
+    const cases = [
+      [{}, /needs to know where blobs .* live[\s\S]*SITEWRIGHT_BLOB_ROOT=\/absolute\/folder/],
+      [{ SITEWRIGHT_BLOB_ROOT: "shared/blobs" }, /SITEWRIGHT_BLOB_ROOT must be an absolute folder/],
+      [{ SITEWRIGHT_BLOB_URL: "shared/blobs" }, /SITEWRIGHT_BLOB_URL must name an absolute folder/],
+      [{ SITEWRIGHT_BLOB_URL: "ftp://host/blobs" }, /SITEWRIGHT_BLOB_URL: unsupported scheme/],
+      [{ SITEWRIGHT_BLOB_ROOT: "/a", SITEWRIGHT_BLOB_URL: "file:///a" }, /choose one/],
+    ] as const;
+    for (const [extra, message] of cases) {
+      const failure = await run(process.execPath, [bin, "serve", "--mail-console"], {
+        env: { ...base, ...extra, PORT: "0", HOST: "127.0.0.1" },
+        cwd: freshDir(),
+      }).catch((error) => error);
+      expect(failure.code, JSON.stringify(extra)).toBe(1);
+      expect(failure.stderr).toMatch(message);
+      expect(failure.stderr).not.toContain("sitewright dev [--port");
     }
   });
 
@@ -231,7 +251,7 @@ describe("sitewright CLI", { timeout: 240_000 }, () => {
     ];
     for (const { args, extra } of refusals) {
       const failure = await run(process.execPath, [bin, "serve", ...args], {
-        env: { ...base, ...extra, PORT: "0" },
+        env: { ...base, ...extra, PORT: "0", SITEWRIGHT_BLOB_ROOT: freshDir() },
         cwd: freshDir(),
       }).catch((e) => e);
       expect(failure.code, JSON.stringify(extra)).toBe(1);
@@ -245,7 +265,7 @@ describe("sitewright CLI", { timeout: 240_000 }, () => {
       [[], { SITEWRIGHT_MAIL: "console" }],
     ] as const) {
       const server = await startUntil(process.execPath, [bin, "serve", ...args], {
-        env: { ...base, ...extra, PORT: "0", HOST: "127.0.0.1" },
+        env: { ...base, ...extra, PORT: "0", HOST: "127.0.0.1", SITEWRIGHT_BLOB_ROOT: freshDir() },
         cwd: freshDir(),
         ready: /Mail is printed to this console/,
       });

@@ -1,5 +1,8 @@
+import { mkdtempSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createNetServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliServer, startCli, startDev } from "../support/cli-server.ts";
 import { pkce } from "../support/oauth-http.ts";
@@ -31,12 +34,15 @@ const freePort = () =>
     });
   });
 
+/** A fresh absolute blob folder for a serve node. */
+const blobRoot = () => mkdtempSync(join(tmpdir(), "sitewright-blobs-"));
+
 /** `sitewright serve` on SQLite in a fresh working directory, on loopback, printing mail to its console. */
 async function startServe(env: Record<string, string> = {}): Promise<CliServer> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
   return startCli(["serve", "--mail-console"], {
-    env: { PORT: String(port), HOST: "127.0.0.1", ...env },
+    env: { PORT: String(port), HOST: "127.0.0.1", SITEWRIGHT_BLOB_ROOT: blobRoot(), ...env },
     ready: /Sitewright serving/,
     origin,
   });

@@ -7,6 +7,7 @@ import { ApiError, renderSuggestion, toApiError } from "../../kernel/errors.ts";
 import { type CallPlace, canCall } from "../../kernel/pipeline.ts";
 import type { Platform } from "../../kernel/platform.ts";
 import type { Principal } from "../../kernel/principal.ts";
+import { reportFailure } from "../../kernel/request-scope.ts";
 import { BodyRefused, bodyLimit, readUrlEncoded } from "../../rest/body.ts";
 import { errorResponse } from "../../rest/http.ts";
 import { requestIdOf } from "../../rest/request-meta.ts";
@@ -174,7 +175,8 @@ export function handle<C extends AppContext>(
       return await handler(ctx);
     } catch (error) {
       if (error instanceof BodyRefused) return errorResponse(error);
-      if (!(error instanceof ApiError)) platform.log.error(`page ${event.url.pathname} failed`, error);
+      if (!(error instanceof ApiError))
+        reportFailure(platform.log, `page ${event.url.pathname} failed`, error);
       return errorPage(ctx, error);
     }
   };
@@ -234,6 +236,10 @@ const notices: Record<string, string> = {
   "item-unpublished": "Item unpublished. The live site drops it on the website's next publish.",
   "email-verified": "Email address verified. Invitations and access granted to it now apply.",
   "verification-sent": "A new verification link is on its way. Earlier links no longer work.",
+  "domain-added": "Domain added. Create its DNS records, then verify it.",
+  "domain-checked": "DNS records checked. Each record shows what was found.",
+  "domain-primary": "Primary domain set. Every other address of the website redirects to it.",
+  "domain-removed": "Domain removed. The website no longer answers on it.",
 };
 
 /** The success notice named by `?done=` on the current URL, if any. */

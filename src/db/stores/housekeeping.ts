@@ -1,5 +1,5 @@
-import { and, inArray, isNotNull, lt, or } from "drizzle-orm";
-import type { Db, Tables } from "../types.ts";
+import { and, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import { type Db, type Dialect, rawRows, type Tables } from "../types.ts";
 
 /** How long rows are kept past their use, in ms (see purgeExpired). */
 export interface RetentionPolicy {
@@ -34,11 +34,22 @@ export interface HousekeepingStore {
   purgeExpired(now: number, policy: RetentionPolicy): Promise<PurgeCounts>;
   /** Which of `names` (blob sha256s) some row references (see blobReferences). */
   referencedBlobs(names: readonly string[]): Promise<Set<string>>;
+  /** The `when` (journal time, ms) of the last migration applied to this database, or null before any. */
+  lastMigration(): Promise<number | null>;
 }
 
-export function housekeepingStore(db: Db, t: Tables): HousekeepingStore {
+export function housekeepingStore(db: Db, t: Tables, dialect: Dialect): HousekeepingStore {
   const count = async (query: Promise<unknown[]>) => (await query).length;
   return {
+    async lastMigration() {
+      const table = dialect === "pg" ? sql`drizzle.__drizzle_migrations` : sql`__drizzle_migrations`;
+      const [row] = await rawRows<{ last: string | number | null }>(
+        db,
+        dialect,
+        sql`SELECT max(created_at) AS last FROM ${table}`,
+      );
+      return row?.last === null || row?.last === undefined ? null : Number(row.last);
+    },
     async referencedBlobs(names) {
       const found = new Set<string>();
       for (const column of blobReferences(t)) {

@@ -76,6 +76,13 @@ export class FairQueue<T> {
     return this.waiting.get(owner)?.length ?? 0;
   }
 
+  /** Items waiting now, of every owner. */
+  get waitingTotal(): number {
+    let total = 0;
+    for (const queue of this.waiting.values()) total += queue.length;
+    return total;
+  }
+
   /** Removes and returns every waiting item. */
   drain(): T[] {
     const items = [...this.waiting.values()].flat();

@@ -100,6 +100,11 @@ export class SandboxPool {
     return this.slots.length;
   }
 
+  /** Jobs waiting for a worker and jobs running now (metrics). */
+  get stats(): { waiting: number; running: number } {
+    return { waiting: this.queue.waitingTotal, running: this.slots.filter((s) => s.busy).length };
+  }
+
   /** Jobs of `owner` waiting for a worker (for tests and metrics). */
   waitingOf(owner: string): number {
     return this.queue.waitingOf(owner);
@@ -171,6 +176,7 @@ export class SandboxPool {
   private async execute(slot: Slot, pending: Pending, owner: string): Promise<void> {
     slot.busy = true;
     slot.worker.ref();
+    const started = performance.now();
     let recycle = true;
     let outcome: SandboxOutcome;
     try {
@@ -180,6 +186,9 @@ export class SandboxPool {
       outcome = { pages: [], problems: [], logs: [], crash: String((error as Error)?.message ?? error) };
     }
     slot.busy = false;
+    const seconds = (performance.now() - started) / 1000;
+    const kind = outcome.crash ? "crash" : outcome.limit ? "limit" : "ok";
+    for (const listener of jobListeners) listener(seconds, kind);
     this.queue.finished(owner);
     if (recycle || slot.dead || this.closed) this.remove(slot);
     else slot.worker.unref();
@@ -225,12 +234,17 @@ export class SandboxPool {
         });
       };
       // The hard stop: whatever runs in the worker, the thread is terminated past this point.
+      // Past the hard timeout the thread is terminated, whatever runs in it. The stop waits one turn of the
+      // event loop (setImmediate runs after the poll phase) so that a progress message the worker posted
+      // before it got stuck is read first: on a starved parent the timer and that message come due together.
       const timer = setTimeout(() => {
         slot.dead = true;
-        void worker.terminate();
-        finish({
-          outcome: { pages: [], problems: [], logs: [], limit: { kind: "time", ...current } },
-          recycle: true,
+        setImmediate(() => {
+          void worker.terminate();
+          finish({
+            outcome: { pages: [], problems: [], logs: [], limit: { kind: "time", ...current } },
+            recycle: true,
+          });
         });
       }, pending.job.timeLimitMs + HARD_TIMEOUT_GRACE_MS);
       worker.on("message", onMessage);
@@ -267,6 +281,20 @@ function busy(maxWaiting: number, timeLimitMs: number): ApiError {
 }
 
 let shared: SandboxPool | undefined;
+
+const jobListeners = new Set<(seconds: number, outcome: "ok" | "limit" | "crash") => void>();
+
+/** Calls `listener` with every finished job's time (worker start included) and outcome; returns the unsubscriber. */
+export function onSandboxJob(
+  listener: (seconds: number, outcome: "ok" | "limit" | "crash") => void,
+): () => void {
+  jobListeners.add(listener);
+  return () => jobListeners.delete(listener);
+}
+
+/** The shared pool's waiting and running jobs (zero before any build). */
+export const sandboxPoolStats = (): { waiting: number; running: number } =>
+  shared?.stats ?? { waiting: 0, running: 0 };
 
 /**
  * The process-wide pool (POOL_DEFAULTS): every build shares it, so at most two renders run at once, at most one

@@ -33,6 +33,7 @@ const sections = [
   },
   { tab: "cms", label: "CMS", rest: "/cms", operationId: "cms.collections.list" },
   { tab: "source", label: "Source", rest: "/source", operationId: "websiteSourceCode.files.list" },
+  { tab: "domains", label: "Domains", rest: "/domains", operationId: "domains.list" },
   { tab: "editors", label: "Editors", rest: "/editors", operationId: "websiteEditors.list" },
 ] as const;
 

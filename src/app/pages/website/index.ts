@@ -3,6 +3,7 @@ import type { Platform } from "../../../kernel/platform.ts";
 import { registerCmsPages } from "./cms.ts";
 import { registerCmsItemPages } from "./cms-item.ts";
 import { registerDeploymentPages } from "./deployments.ts";
+import { registerDomainPages } from "./domains.ts";
 import { registerOpenPreviewPage } from "./open-preview.ts";
 import { registerOverviewPage } from "./overview.ts";
 import { registerSourcePages } from "./source.ts";
@@ -18,5 +19,6 @@ export function registerWebsitePage(app: H3, platform: Platform): void {
   registerCmsPages(app, platform);
   registerCmsItemPages(app, platform);
   registerSourcePages(app, platform);
+  registerDomainPages(app, platform);
   registerOpenPreviewPage(app, platform);
 }
