@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { assetsModuleSource } from "./assets.ts";
 import { cmsModuleSource } from "./cms.ts";
 import { classifyWarnings, FILE_NAMESPACE, fromEsbuildMessage } from "./diagnostics.ts";
 import { entrySource, runtimeModuleSource } from "./guest-runtime.ts";
@@ -98,7 +99,7 @@ export function draftPlugin(
         if (!fromDraft && !fromInternal) return undefined; // inside preact: esbuild resolves it
         const spec = args.path;
         if (internal.has(spec)) {
-          if (fromDraft && spec !== "sitewright:cms")
+          if (fromDraft && spec !== "sitewright:cms" && spec !== "sitewright:assets")
             return refuse(`"${spec}" is internal to the framework.`);
           return { path: spec, namespace: INTERNAL };
         }
@@ -158,6 +159,7 @@ function renderModules(routes: readonly RouteFile[]): Map<string, esbuild.OnLoad
     ["sitewright:entry", { contents: entrySource(routes), loader: "js" }],
     ["sitewright:runtime", { contents: runtimeModuleSource, loader: "js" }],
     ["sitewright:cms", { contents: cmsModuleSource, loader: "js" }],
+    ["sitewright:assets", { contents: assetsModuleSource, loader: "js" }],
   ]);
 }
 

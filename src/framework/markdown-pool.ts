@@ -1,11 +1,15 @@
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
+import { ApiError } from "../kernel/errors.ts";
 import { MarkdownTooDeep, renderSafeMarkdown } from "./safe-markdown.ts";
 
 /** Longest one Markdown text may take to render; past it the worker is stopped and the text refused. */
 export const MARKDOWN_TIME_LIMIT_MS = 2_000;
 /** Texts up to this many characters render on the calling thread (too short to take long). */
 export const MARKDOWN_INLINE_CHARS = 256;
+
+/** Most texts waiting for the worker; more are refused at once (`rate_limited`) rather than queued for minutes. */
+export const MARKDOWN_MAX_WAITING = 16;
 
 /** A text whose rendering passed `MARKDOWN_TIME_LIMIT_MS`. */
 export class MarkdownTooSlow extends Error {
@@ -22,6 +26,19 @@ function workerUrl(): URL {
     new URL("../src/framework/markdown-worker.ts", import.meta.url),
   ];
   return candidates.find((url) => existsSync(url)) ?? candidates[0]!;
+}
+
+function busy(): ApiError {
+  const retryAfterSeconds = Math.ceil((MARKDOWN_MAX_WAITING * MARKDOWN_TIME_LIMIT_MS) / 1000 / 4);
+  return new ApiError(
+    "rate_limited",
+    `${MARKDOWN_MAX_WAITING} Markdown texts are already waiting to be rendered.`,
+    {
+      suggestion: `Retry after ${retryAfterSeconds} second(s).`,
+      retryAfterSeconds,
+      headers: { "Retry-After": String(retryAfterSeconds) },
+    },
+  );
 }
 
 interface Job {
@@ -51,6 +68,7 @@ class MarkdownPool {
         return Promise.reject(error);
       }
     }
+    if (this.#queue.length >= MARKDOWN_MAX_WAITING) return Promise.reject(busy());
     return new Promise((resolve, reject) => {
       this.#queue.push({ id: ++this.#ids, text, resolve, reject });
       this.#next();

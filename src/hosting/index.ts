@@ -7,10 +7,19 @@ import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../kernel/platform.ts";
 import { currentRequestId, noteOperation, reportFailure } from "../kernel/request-scope.ts";
 import { recordPageView } from "../services/analytics/hits.ts";
+import { makeVariant, variantKey, variantOf, variantType } from "../services/assets/variants.ts";
 import { storeProvider } from "../services/cms/provider.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
+import { ANALYTICS_PATH, analyticsGet, analyticsPost } from "./analytics.ts";
 import { ASSET_PATH, serveAsset } from "./assets.ts";
-import { customAddress, customHostMatcher, domainTarget, redirectReply, slugTarget } from "./domains.ts";
+import {
+  customAddress,
+  customHostMatcher,
+  domainTarget,
+  type LiveTarget,
+  redirectReply,
+  slugTarget,
+} from "./domains.ts";
 import { type SiteAddress, siteHostMatcher } from "./host.ts";
 import { WeightedLru } from "./lru.ts";
 import { pages } from "./pages.ts";
@@ -193,7 +202,38 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       if (!bytes) throw new Error(`blob ${sha256} of asset ${found.id} is missing`);
       return bytes;
     };
-    return serveAsset(request, found, load, caches, extra);
+    const variant = variantOf(request.search, found.contentType);
+    if (typeof variant === "string") {
+      return platformPage(
+        { ...pages.badRequest(), paragraphs: [`This image URL is invalid: ${variant}.`] },
+        request.method,
+        extra,
+      );
+    }
+    if (!variant) return serveAsset(request, found, load, caches, extra);
+    // A variant is cached like any content by its own key (the original's hash and the snapped parameters).
+    const original = () => caches.rawBytes(sha256, load);
+    return serveAsset(
+      request,
+      { sha256: variantKey(sha256, variant), contentType: variantType(variant.format) },
+      async () => makeVariant(await original(), variant),
+      caches,
+      extra,
+    );
+  }
+
+  /** Where a live or custom-domain request goes (read on every request). */
+  async function liveTarget(address: SiteAddress): Promise<LiveTarget> {
+    const now = Date.now();
+    if (address.kind === "custom") {
+      return platform.db.read(async (s) => {
+        const record = await s.domains.byHostname(address.hostname!);
+        return record ? domainTarget(platform, s, record, now) : ({ kind: "none" } as const);
+      });
+    }
+    return isSlug(address.slug)
+      ? platform.db.read((s) => slugTarget(platform, s, address.slug, now))
+      : { kind: "none" };
   }
 
   /**
@@ -203,16 +243,9 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
   async function live(request: RequestLike, address: SiteAddress, host: string, ip: string): Promise<Reply> {
     const assetPath = ASSET_PATH.exec(request.pathname);
     if (assetPath && address.kind === "live") return asset(request, address.slug, assetPath[1]!);
-    const now = Date.now();
-    const target =
-      address.kind === "custom"
-        ? await platform.db.read(async (s) => {
-            const record = await s.domains.byHostname(address.hostname!);
-            return record ? domainTarget(platform, s, record, now) : ({ kind: "none" } as const);
-          })
-        : isSlug(address.slug)
-          ? await platform.db.read((s) => slugTarget(platform, s, address.slug, now))
-          : ({ kind: "none" } as const);
+    const service = analyticsGet(request.pathname, request.search, secureCookie !== "");
+    if (service) return service;
+    const target = await liveTarget(address);
     if (target.kind === "redirect") return redirectReply(target.origin, request.pathname, request.search);
     if (target.kind === "none") return platformPage(pages.siteNotFound(host), request.method);
     if (assetPath) return asset(request, target.slug, assetPath[1]!);
@@ -328,6 +361,17 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       const { method } = event.req;
       const extra = address.kind === "preview" ? PREVIEW_HEADERS : {};
       noteOperation(address.kind === "preview" ? "hosting.preview" : "hosting");
+      if (address.kind !== "preview" && method === "POST" && event.url.pathname === ANALYTICS_PATH) {
+        const website = async () => {
+          const target = await liveTarget(address);
+          return target.kind === "serve" && target.deploymentId ? target.websiteId : null;
+        };
+        return toResponse(
+          await analyticsPost(platform, event, website, hostOf(event), ip).catch((error: unknown) =>
+            failed(error, method),
+          ),
+        );
+      }
       if (method !== "GET" && method !== "HEAD") {
         return toResponse(platformPage(pages.methodNotAllowed(method), method, { ...extra, ...ALLOW }));
       }

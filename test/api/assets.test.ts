@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { expect, it } from "vitest";
+import { readCmsSnapshot } from "../../src/services/cms/provider.ts";
 import { publishFiles, rawRequest } from "../support/hosting.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
 import { connectMcp, resultJson } from "../support/mcp.ts";
@@ -190,6 +191,56 @@ describeMatrix("assets", (ctx) => {
     expect((await site(ctx, website.slug, `/_assets/${"0".repeat(64)}/a.png`)).status).toBe(404);
   });
 
+  it("makes image variants on request, snapped and bounded, cached by hash and parameters", async () => {
+    const website = await newSite();
+    const asset = await (await upload(website.id, await jpeg(1000, 500), "?name=wide.jpg")).json();
+    const webp = await site(ctx, website.slug, `${asset.path}?w=300&format=webp&q=83`);
+    expect(webp.status).toBe(200);
+    expect(webp.headers.get("content-type")).toBe("image/webp");
+    expect(webp.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const etag = webp.headers.get("etag")!;
+    expect(etag).toBe(`"${asset.sha256}-w320-q80.webp"`);
+    expect(await sharp(webp.body).metadata()).toMatchObject({ format: "webp", width: 320, height: 160 });
+    const again = await site(ctx, website.slug, `${asset.path}?format=webp&q=80&w=320`);
+    expect(again.body.equals(webp.body)).toBe(true);
+    expect(
+      (await site(ctx, website.slug, `${asset.path}?w=320&format=webp&q=80`, { "if-none-match": etag }))
+        .status,
+    ).toBe(304);
+    const huge = await site(ctx, website.slug, `${asset.path}?w=99999&format=avif`);
+    expect(await sharp(huge.body).metadata()).toMatchObject({ format: "heif", width: 1000 });
+    const png = await site(ctx, website.slug, `${asset.path}?w=64&format=png`);
+    expect(await sharp(png.body).metadata()).toMatchObject({ format: "png", width: 64 });
+    for (const bad of ["?format=gif", "?w=wide", "?q=x"]) {
+      const res = await site(ctx, website.slug, `${asset.path}${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.toString(), bad).toMatch(/This image URL is invalid/);
+    }
+  });
+
+  it("builds pages whose Image writes srcset, sizes, width and height of variants", async () => {
+    const website = await newSite();
+    const asset = await (
+      await upload(website.id, await jpeg(1500, 1000), "?name=team.jpg&alt=Our%20team")
+    ).json();
+    const { result } = await publishFiles(ctx.t.platform, website.id, {
+      "pages/index.tsx": `import { Image, asset } from "sitewright:assets";
+const team = ${JSON.stringify({ path: asset.path, width: asset.width, height: asset.height, alt: asset.alt })};
+export default function Home() {
+  return <main><Image src={team} sizes="(max-width: 600px) 100vw, 600px" width={600} /><a href={asset(team, { format: "png" })}>png</a></main>;
+}`,
+    });
+    const html = result.pages.find((p) => p.route === "/")!.html;
+    expect(html).toContain(`src="${asset.path}?w=1280&amp;format=webp"`);
+    expect(html).toContain(`${asset.path}?w=320&amp;format=webp 320w`);
+    expect(html).toContain(`${asset.path}?w=1500&amp;format=webp 1500w`);
+    expect(html).toMatch(/sizes="\(max-width: 600px\) 100vw, 600px"/);
+    expect(html).toMatch(/width="600"/);
+    expect(html).toMatch(/height="400"/);
+    expect(html).toMatch(/alt="Our team"/);
+    expect(html).toContain(`href="${asset.path}?format=png"`);
+  });
+
   it("refuses bad uploads with clear errors and stores nothing", async () => {
     const website = await newSite();
     const before = blobCount(ctx.t.blobRoot);
@@ -242,6 +293,12 @@ describeMatrix("assets", (ctx) => {
       body: { websiteId: website.id, values: { cover: other.id } },
     });
     expect(item.status, JSON.stringify(item.body)).toBe(200);
+    // The build sees the image field as the asset's path, and the asset itself under $assets.
+    const snapshot = await ctx.t.platform.db.read((stores) => readCmsSnapshot(stores, website.id, "preview"));
+    expect(snapshot.posts?.[0]?.values).toEqual({
+      cover: other.path,
+      $assets: { cover: { path: other.path, contentType: "image/png", width: 16, height: 16, alt: "" } },
+    });
     const inCms = await ctx.request("DELETE", `/websites/${website.id}/assets/${other.id}`);
     expect(inCms.status).toBe(409);
     expect(inCms.body.suggestion).toContain("assets.usage.list");

@@ -39,6 +39,11 @@ for (const protocol of protocolModes) {
       };
       const contentNames = await names(content.plaintextKey);
       expect(contentNames).toEqual([
+        "analytics_aggregate",
+        "analytics_breakdown",
+        "analytics_realtime",
+        "analytics_settings_get",
+        "analytics_timeseries",
         "assets_delete",
         "assets_get",
         "assets_import_from_url",
@@ -61,6 +66,8 @@ for (const protocol of protocolModes) {
         "cms_items_reorder",
         "cms_items_set_published",
         "cms_items_update",
+        "domains_get",
+        "domains_list",
         "organizations_get",
         "organizations_list",
         "website_source_code_preview_create_link",

@@ -1,4 +1,4 @@
-import { and, desc, eq, like, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, like, lt, or, sql } from "drizzle-orm";
 import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { Db, Tables } from "../types.ts";
 
@@ -24,6 +24,8 @@ export interface AssetStore {
     filter: AssetFilter,
     page: { after?: KeysetPosition; limit: number },
   ): Promise<AssetRecord[]>;
+  /** The website's assets among `ids` (unknown ids are left out). */
+  getMany(websiteId: string, ids: readonly string[]): Promise<AssetRecord[]>;
   /** An asset of the website whose bytes are `sha256` (hosting serves `/_assets/<sha256>/…` only then). */
   byBlob(websiteId: string, sha256: string): Promise<AssetRecord | undefined>;
   update(
@@ -84,6 +86,18 @@ export function assetStore(db: Db, t: Tables): AssetStore {
         )
         .orderBy(desc(a.createdAt), desc(a.id))
         .limit(limit);
+    },
+    async getMany(websiteId, ids) {
+      const rows: AssetRecord[] = [];
+      for (let i = 0; i < ids.length; i += 500) {
+        rows.push(
+          ...(await db
+            .select()
+            .from(a)
+            .where(and(eq(a.websiteId, websiteId), inArray(a.id, ids.slice(i, i + 500))))),
+        );
+      }
+      return rows;
     },
     async byBlob(websiteId, sha256) {
       const [row] = await db

@@ -31,3 +31,36 @@ declare module "sitewright:cms" {
   };
   export default cms;
 }
+
+// Types of the `sitewright:assets` module (its source is `assetsModuleSource` in src/framework/assets.ts).
+declare module "sitewright:assets" {
+  /** An uploaded asset: its path or URL (`/_assets/<sha256>/<name>`), or what assets_get returns. */
+  export type AssetSource =
+    | string
+    | { path?: string; url?: string; width?: number | null; height?: number | null; alt?: string };
+  export type ImageFormat = "avif" | "webp" | "jpeg" | "png";
+  /** The URL of a variant: resized to `width` (never enlarged), in `format`, at `quality`. */
+  export function asset(
+    src: AssetSource,
+    options?: { width?: number; format?: ImageFormat; quality?: number },
+  ): string;
+  /** A srcset of resized variants (`url?w=320&format=webp 320w, …`). */
+  export function srcset(
+    src: AssetSource,
+    options?: { intrinsicWidth?: number; widths?: number[]; format?: ImageFormat; quality?: number },
+  ): string;
+  /** A responsive <img> with src, srcset, sizes, width, height and alt. */
+  export function Image(
+    props: {
+      src: AssetSource;
+      alt?: string;
+      width?: number;
+      height?: number;
+      sizes?: string;
+      widths?: number[];
+      format?: ImageFormat;
+      quality?: number;
+    } & Record<string, unknown>,
+  ): unknown;
+  export default Image;
+}

@@ -2,8 +2,8 @@ import { PAGEVIEW } from "../../db/stores/analytics-sql.ts";
 import type { Collector, HitHeaders } from "./collector.ts";
 
 /**
- * Counts a live site's reply as a page view when it is one: a GET answered 200 with HTML (not an asset, a 304 or
- * a 404), from a client that may be counted. Copies the few strings it needs and returns at once.
+ * Counts a live site's reply as a page view when it is one: a GET answered 200 with HTML, or 304 to a document
+ * request (not an asset, a redirect or a 404), from a client that may be counted. Copies the few strings it needs and returns at once.
  */
 export function recordPageView(
   collector: Collector,
@@ -13,8 +13,15 @@ export function recordPageView(
   reply: { status: number; headers: Record<string, string> },
   ip: string,
 ): void {
-  if (request.method !== "GET" || reply.status !== 200) return;
-  if (!reply.headers["content-type"]?.startsWith("text/html")) return;
+  if (request.method !== "GET") return;
+  // A revalidated page (304, a returning visitor's browser cache) carries no type: a document request is one.
+  const page =
+    reply.status === 200
+      ? reply.headers["content-type"]?.startsWith("text/html")
+      : reply.status === 304 &&
+        (request.headers.get("sec-fetch-dest") === "document" ||
+          request.headers.get("accept")?.startsWith("text/html"));
+  if (!page) return;
   if (!collector.countable(request.headers)) return;
   collector.record({
     websiteId,

@@ -1,7 +1,9 @@
+import type { AssetRecord } from "../../db/stores/assets.ts";
 import type { CmsFieldRecord, CmsItemRecord } from "../../db/stores/cms.ts";
 import type { Stores } from "../../db/stores/index.ts";
 import type { BuildMode, CmsItem, CmsProvider, CmsSnapshot } from "../../framework/types.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
+import { ASSET_FIELD_TYPES, assetIdsIn, withAssets } from "../assets/cms-values.ts";
 import { warmRichText } from "./rich-text.ts";
 import { orderedValues, richTextHtml } from "./service.ts";
 
@@ -10,19 +12,31 @@ import { orderedValues, richTextHtml } from "./service.ts";
  * manual order (`position`, then creation time and id; creation order until cms.items.reorder moves them).
  * Publish mode takes published items with their published values; preview takes every item with its draft
  * values. Archived items are left out of both. richText values stay Markdown under their key, and their safe
- * HTML is under `values.$html`.
+ * HTML is under `values.$html`; image and file values naming the website's assets are resolved (withAssets).
  */
 export async function readCmsContent(
   stores: Stores,
   websiteId: string,
   mode: BuildMode,
 ): Promise<CmsContent> {
-  const content: CmsContent = { mode, collections: [] };
+  const content: CmsContent = { mode, collections: [], assets: [] };
+  const ids = new Set<string>();
   for (const collection of await stores.cms.listCollections(websiteId)) {
     const fields = await stores.cms.listFields(collection.id);
-    const rows = await stores.cms.listItems(collection.id, { published: mode === "publish" });
-    content.collections.push({ slug: collection.slug, fields, rows: rows.filter((row) => !row.archived) });
+    const rows = (await stores.cms.listItems(collection.id, { published: mode === "publish" })).filter(
+      (row) => !row.archived,
+    );
+    content.collections.push({ slug: collection.slug, fields, rows });
+    const keys = fields.filter((f) => ASSET_FIELD_TYPES.has(f.type)).map((f) => f.key);
+    for (const row of rows) {
+      const values = (mode === "publish" ? row.publishedValues : row.draftValues) as Record<
+        string,
+        unknown
+      > | null;
+      if (values && keys.length) assetIdsIn(values, keys, ids);
+    }
   }
+  if (ids.size) content.assets = await stores.assets.getMany(websiteId, [...ids]);
   return content;
 }
 
@@ -39,6 +53,8 @@ export async function readCmsSnapshot(
 export interface CmsContent {
   mode: BuildMode;
   collections: { slug: string; fields: CmsFieldRecord[]; rows: CmsItemRecord[] }[];
+  /** The website's assets that image and file values name (see withAssets). */
+  assets: AssetRecord[];
 }
 
 /**
@@ -47,7 +63,9 @@ export interface CmsContent {
  */
 export async function cmsSnapshotOf(content: CmsContent): Promise<CmsSnapshot> {
   const snapshot: CmsSnapshot = {};
+  const assets = new Map(content.assets.map((asset) => [asset.id, asset]));
   for (const { slug, fields, rows } of content.collections) {
+    const assetKeys = fields.filter((f) => ASSET_FIELD_TYPES.has(f.type)).map((f) => f.key);
     const valuesOf = (row: CmsItemRecord) =>
       orderedValues(fields, content.mode === "publish" ? row.publishedValues : row.draftValues);
     await warmRichText(
@@ -55,7 +73,7 @@ export async function cmsSnapshotOf(content: CmsContent): Promise<CmsSnapshot> {
       rows.map((row) => valuesOf(row)),
     );
     snapshot[slug] = [...rows].sort(byManualOrder).map((row): CmsItem => {
-      const values = valuesOf(row);
+      const values = withAssets(valuesOf(row), assetKeys, assets);
       const html = richTextHtml(fields, values);
       return {
         id: row.id,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileMarkdown } from "../../../src/framework/markdown-modules.ts";
+import { MARKDOWN_MAX_WAITING, renderMarkdownOffThread } from "../../../src/framework/markdown-pool.ts";
 import {
   checkMarkdownDepth,
   MAX_MARKDOWN_DEPTH,
@@ -76,6 +77,25 @@ describe("Markdown rendering time", () => {
     expect(elapsed).toBeLessThan(8_000);
     // The main thread kept running while the worker ground through the slow text.
     expect(ticks).toBeGreaterThan(elapsed / 10 / 8);
+  });
+});
+
+describe("Markdown worker queue", () => {
+  it(`keeps at most ${MARKDOWN_MAX_WAITING} texts waiting and refuses more at once with rate_limited`, async () => {
+    const texts = Array.from(
+      { length: MARKDOWN_MAX_WAITING + 4 },
+      (_, i) => `# Text ${i}\n\n${"word ".repeat(100)}`,
+    );
+    const outcomes = await Promise.allSettled(texts.map((text) => renderMarkdownOffThread(text)));
+    const refused = outcomes.filter((o) => o.status === "rejected");
+    expect(refused).toHaveLength(3);
+    for (const o of refused)
+      expect((o as PromiseRejectedResult).reason).toMatchObject({ kind: "rate_limited" });
+    expect(outcomes[0]).toMatchObject({
+      status: "fulfilled",
+      value: expect.stringContaining("<h1>Text 0</h1>"),
+    });
+    expect(outcomes[MARKDOWN_MAX_WAITING]).toMatchObject({ status: "fulfilled" });
   });
 });
 
