@@ -11,6 +11,7 @@ import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
 import { domainsTools } from "./domains/index.ts";
+import { formsTools } from "./forms/index.ts";
 import { organizationsTools } from "./organizations/index.ts";
 import { publishingTools } from "./publishing/index.ts";
 import { sourceCodeTools } from "./source-code/index.ts";
@@ -27,6 +28,7 @@ export const tools = [
   ...publishingTools,
   ...cmsTools,
   ...analyticsTools,
+  ...formsTools,
   ...assetsTools,
   ...domainsTools,
   ...billingTools,

@@ -7,6 +7,7 @@ import type { Metrics } from "../observability/metrics.ts";
 import type { Collector } from "../services/analytics/collector.ts";
 import type { BillingProvider } from "../services/billing/provider.ts";
 import { type DomainConfig, defaultDomainConfig } from "../services/domains/config.ts";
+import { defaultFormLimits, type FormLimits } from "../services/forms/limits.ts";
 import type { Registry } from "./registry.ts";
 
 /** Where the platform is reached and what it trusts. */
@@ -50,6 +51,13 @@ export interface PlatformConfig {
    * `SITEWRIGHT_PREVIEW_SECRET`, else one random secret per process.
    */
   previewSecret?: string;
+  /** Caps of one submission to a hosted form (whole body, each file, number of files, each value). */
+  formLimits: FormLimits;
+  /**
+   * Token buckets of hosted form posts, separate from the API's: per visitor IP and website, and per form.
+   * A post finding either empty gets 429 and is not stored.
+   */
+  formBuckets: Record<"perIp" | "perForm", { capacity: number; refillPerSecond: number }>;
   /** Sender of platform mail. */
   mailFrom: string;
   /** SMTP server for platform mail (`smtp://user:pass@host:587`); without one, mail goes to the console (dev). */
@@ -102,6 +110,11 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
   rateLimits: {
     standard: { capacity: 2000, refillPerSecond: 100 },
     expensive: { capacity: 200, refillPerSecond: 20 },
+  },
+  formLimits: defaultFormLimits,
+  formBuckets: {
+    perIp: { capacity: 10, refillPerSecond: 0.2 },
+    perForm: { capacity: 200, refillPerSecond: 5 },
   },
   mailFrom: "Sitewright <no-reply@localhost>",
   domains: defaultDomainConfig(),

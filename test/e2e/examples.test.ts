@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Listening, listen } from "../../src/server.ts";
+import { completeCheckoutSession } from "../../src/services/billing/checkout.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 import { run } from "../support/run.ts";
 
@@ -28,6 +29,25 @@ describe("examples against a real server", () => {
     await server?.close();
     await t?.close();
   });
+
+  it("examples/analytics-traffic.ts sends traffic and reads matching numbers over MCP", async () => {
+    const organizationId = t.local.organization.id;
+    const { paymentUrl } = await t.call("billing.plan.checkoutChange", {
+      organizationId,
+      plan: "pro",
+      interval: "monthly",
+    });
+    await completeCheckoutSession(t.platform.db, organizationId, paymentUrl!.split("/").pop()!);
+    const result = await run(process.execPath, ["--import", "tsx", "examples/analytics-traffic.ts"], {
+      SITEWRIGHT_URL: `${server.url}/v1/mcp`,
+      SITEWRIGHT_API_KEY: t.adminKey.plaintextKey,
+    });
+    expect(result.code, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
+    const checks = result.stdout.split("\n").filter((line) => /^(ok|FAIL) /.test(line));
+    expect(checks).toHaveLength(5);
+    expect(checks.every((line) => line.startsWith("ok "))).toBe(true);
+    expect(result.stdout).toContain("time,path,visitor,visit,source");
+  }, 120_000);
 
   it("examples/mcp-with-api-key.ts runs its whole session over MCP with an API key", async () => {
     const result = await run(process.execPath, ["--import", "tsx", "examples/mcp-with-api-key.ts"], {
