@@ -28,6 +28,7 @@ export default defineTool({
     .strict(),
   output: bulkResult,
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/items/archive" },
   auditTarget: (input) => ({
     type: "cms.items",

@@ -35,6 +35,7 @@ export default defineTool({
     .strict(),
   output: bulkResult,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/items/bulk-create" },
   auditTarget: (input) => ({ type: "cms.collections", id: input.collectionId }),
   prepare: async (input, ctx) => {

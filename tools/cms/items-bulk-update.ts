@@ -39,6 +39,7 @@ export default defineTool({
     .strict(),
   output: bulkResult,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/items/bulk-update" },
   auditTarget: () => ({ type: "cms.items", id: undefined }),
   prepare: async (input, ctx) => {

@@ -26,6 +26,7 @@ export default defineTool({
     .strict(),
   output: item,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/items" },
   prepare: (input, ctx) => prerenderValues(input.values, ownerOf(ctx)),
   async handler(input, ctx) {

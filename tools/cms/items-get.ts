@@ -16,6 +16,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), itemId: itemId() }).strict(),
   output: item,
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/cms/items/{itemId}" },
   async handler(input, ctx) {
     const record = await loadItem(ctx.stores, input.websiteId, input.itemId);

@@ -28,6 +28,7 @@ export default defineTool({
     .strict(),
   output: listOf(item),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/cms/collections/{collectionId}/items" },
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

@@ -44,6 +44,7 @@ export default defineTool({
       .describe("With include: the referenced items, by id (each once, however many items point to it)."),
   }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/items/query" },
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

@@ -27,6 +27,7 @@ export default defineTool({
     .strict(),
   output: z.object({ items: z.array(item) }),
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/items/set-published" },
   auditTarget: (input) => ({
     type: "cms.items",

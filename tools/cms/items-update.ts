@@ -34,6 +34,7 @@ export default defineTool({
     .strict(),
   output: item,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "PATCH", path: "/cms/items/{itemId}" },
   prepare: (input, ctx) => prerenderValues(input.values, ownerOf(ctx)),
   async handler(input, ctx) {
