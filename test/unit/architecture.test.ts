@@ -115,7 +115,10 @@ describe("architecture", () => {
 
   it("keeps files within their size budget: tools ≤ 150 lines, infrastructure ≤ 400", () => {
     // Exceptions, with the reason; keep this list short.
-    const exceptions: Record<string, string> = {};
+    const exceptions: Record<string, string> = {
+      "src/hosting/index.ts":
+        "the hosting request handler grew with assets, forms and analytics on live sites; split it by concern",
+    };
     const over = files.flatMap((file) => {
       const name = relative(root, file);
       const lines = readFileSync(file, "utf8").split("\n").length - 1;
