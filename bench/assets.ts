@@ -2,6 +2,7 @@
 // server returning the same bytes with the same headers, side by side in one process; then image variant
 // generation, first (a resize with sharp) against cached (the same variant URL again), as a ratio.
 // Run: npm run bench:assets   (BENCH_ROUNDS, BENCH_ROUND_MS, BENCH_WARMUP_MS, BENCH_VARIANTS override the defaults)
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import { availableParallelism, tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { callTool } from "../src/kernel/pipeline.ts";
 import { createPlatform } from "../src/platform.ts";
 import { createApp, listen } from "../src/server.ts";
 import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
+import { tools } from "../tools/index.ts";
 import {
   formatTable,
   median,
@@ -65,6 +67,7 @@ const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-assets-"));
 const db = await openDatabase({ url: join(dir, "bench.db") });
 try {
   const platform = await createPlatform({
+    tools,
     db,
     blobs: fsBlobStore(join(dir, "blobs")),
     log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },

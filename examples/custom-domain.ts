@@ -9,6 +9,7 @@
 // or missing), makes the domain primary, then starts Caddy with examples/Caddyfile and its internal CA and fetches
 // https://bakery.example/ through it: the certificate Caddy obtained on demand names the domain. Everything it
 // started is stopped at the end; any unexpected failure exits with status 1.
+
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:https";
@@ -25,6 +26,7 @@ import { createApp, listen } from "../src/server.ts";
 import { completeCheckoutSession } from "../src/services/billing/checkout.ts";
 import { defaultDomainConfig } from "../src/services/domains/config.ts";
 import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
+import { tools } from "../tools/index.ts";
 
 const DOMAIN = "bakery.example";
 const dir = await mkdtemp(join(tmpdir(), "sitewright-custom-domain-"));
@@ -52,6 +54,7 @@ const dnsAddress = `127.0.0.1:${dnsServer.address().port}`;
 
 const db = await openDatabase({ url: join(dir, "sitewright.db") });
 const platform = await createPlatform({
+  tools,
   db,
   dataDir: dir,
   config: {

@@ -1,6 +1,6 @@
 import type { H3 } from "h3";
 import { readSession } from "../accounts/session.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { registerAppApi } from "./api.ts";
 import { registerPasswordReset } from "./auth-pages/password.ts";
 import { registerSignIn } from "./auth-pages/sign-in.ts";

@@ -55,7 +55,7 @@ async function build(input: BuildInput): Promise<BuildResult> {
       diagnostic("pages/index.tsx", "the website has no pages: add pages/index.tsx (or pages/index.md)."),
     );
   }
-  const markdown = await compileMarkdown(files);
+  const markdown = await compileMarkdown(files, input.organizationId);
   errors.push(...markdown.errors);
   const publicFiles = publicAssets(files);
   errors.push(...publicFiles.errors);

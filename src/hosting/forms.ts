@@ -2,7 +2,7 @@ import type { H3Event } from "h3";
 import type { DeploymentFormRecord } from "../db/stores/forms.ts";
 import { FORM_ACTION_PREFIX, FORM_TOKEN_PATH } from "../framework/forms.ts";
 import { ApiError, toApiError } from "../kernel/errors.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { readBody } from "../rest/body.ts";
 import { checkEntries, parseEntries } from "../services/forms/receive.ts";
 import { settingsOf } from "../services/forms/settings.ts";

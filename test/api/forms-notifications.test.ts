@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildSite, closeSandboxPool, starterFiles } from "../../src/framework/index.ts";
 import type { BuildResult } from "../../src/framework/types.ts";
 import { newId } from "../../src/kernel/ids.ts";
-import type { PlatformConfig } from "../../src/platform.ts";
+import type { PlatformConfig } from "../../src/kernel/platform.ts";
 import { publishBuild, rawRequest } from "../support/hosting.ts";
 import { describeMatrix } from "../support/matrix.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";

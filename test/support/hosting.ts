@@ -3,7 +3,7 @@ import type { DeploymentOutputRecord } from "../../src/db/stores/deployments.ts"
 import { buildSite } from "../../src/framework/index.ts";
 import type { BuildResult } from "../../src/framework/types.ts";
 import { newId } from "../../src/kernel/ids.ts";
-import type { Platform } from "../../src/platform.ts";
+import type { Platform } from "../../src/kernel/platform.ts";
 import { formsOfBuild } from "../../src/services/publishing/deployments.ts";
 
 /**

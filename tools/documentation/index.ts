@@ -3,4 +3,4 @@ import type { Tool } from "../../src/kernel/define-tool.ts";
 import documentationRead from "./read.ts";
 import documentationSearch from "./search.ts";
 
-export const documentationTools: readonly Tool[] = [documentationSearch, documentationRead];
+export const documentationTools = [documentationSearch, documentationRead] as const satisfies readonly Tool[];

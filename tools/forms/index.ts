@@ -11,7 +11,7 @@ import formsSubmissionsGet from "./submissions-get.ts";
 import formsSubmissionsList from "./submissions-list.ts";
 import formsSubmissionsUpdateState from "./submissions-update-state.ts";
 
-export const formsTools: readonly Tool[] = [
+export const formsTools = [
   formsList,
   formsSubmissionsList,
   formsSubmissionsGet,
@@ -22,4 +22,4 @@ export const formsTools: readonly Tool[] = [
   formsRecipientsList,
   formsRecipientsAdd,
   formsRecipientsRemove,
-];
+] as const satisfies readonly Tool[];

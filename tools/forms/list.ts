@@ -15,6 +15,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ items: z.array(form) }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/forms" },
   async handler(input, ctx) {
     return { items: await listForms(ctx.stores, input.websiteId) };

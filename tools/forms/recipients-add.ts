@@ -22,6 +22,7 @@ export default defineTool({
   output: recipient,
   access: "full_editor",
   annotations: presets.createOpenWorld,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websites/{websiteId}/forms/recipients" },
   async handler(input, ctx) {
     const website = await ctx.access.website(input.websiteId);

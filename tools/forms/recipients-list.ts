@@ -16,6 +16,7 @@ export default defineTool({
   output: z.object({ items: z.array(recipient) }),
   access: "full_editor",
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/forms/recipients" },
   async handler(input, ctx) {
     return { items: (await ctx.stores.forms.recipients(input.websiteId)).map(projectRecipient) };

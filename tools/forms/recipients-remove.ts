@@ -15,6 +15,7 @@ export default defineTool({
   output: z.object({ id: z.string(), removed: z.literal(true) }),
   access: "full_editor",
   annotations: presets.delete,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websites/{websiteId}/forms/recipients/{recipientId}/delete" },
   async handler(input, ctx) {
     const record = await loadRecipient(ctx.stores, input.websiteId, input.recipientId);

@@ -26,6 +26,7 @@ export default defineTool({
   output: settings.extend({ formName: z.string() }),
   access: "full_editor",
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "PATCH", path: "/websites/{websiteId}/forms/{formName}/settings" },
   auditTarget: (input) => ({ type: "forms.settings", id: input.formName }),
   async handler(input, ctx) {

@@ -15,6 +15,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), submissionIds }).strict(),
   output: z.object({ deleted: z.number().int() }),
   annotations: presets.delete,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websites/{websiteId}/forms/submissions/delete" },
   auditTarget: () => ({ type: "forms.submissions", id: undefined }),
   async handler(input, ctx) {

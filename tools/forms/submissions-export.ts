@@ -25,6 +25,7 @@ export default defineTool({
     truncated: z.boolean(),
   }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/forms/submissions/export" },
   async handler(input, ctx) {
     const rows = await ctx.stores.forms.listSubmissions(input.websiteId, filterOf(input), {

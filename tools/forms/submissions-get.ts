@@ -15,6 +15,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), submissionId: fields.id("submission") }).strict(),
   output: submission,
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/forms/submissions/{submissionId}" },
   async handler(input, ctx) {
     const record = await loadSubmission(ctx.stores, input.websiteId, input.submissionId);

@@ -23,6 +23,7 @@ export default defineTool({
     .strict(),
   output: listOf(submission),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/forms/submissions" },
   async handler(input, ctx) {
     const rows = await ctx.stores.forms.listSubmissions(input.websiteId, filterOf(input), {

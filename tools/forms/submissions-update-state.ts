@@ -15,6 +15,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), submissionIds, state: submissionState }).strict(),
   output: z.object({ updated: z.number().int(), state: submissionState }),
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websites/{websiteId}/forms/submissions/update-state" },
   auditTarget: () => ({ type: "forms.submissions", id: undefined }),
   async handler(input, ctx) {

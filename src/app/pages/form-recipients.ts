@@ -1,7 +1,7 @@
 import type { H3 } from "h3";
 import { renderPlatformPage } from "../../hosting/pages.ts";
 import { toApiError } from "../../kernel/errors.ts";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { bodyLimit, readUrlEncoded } from "../../rest/body.ts";
 import { CONFIRM_PATH, confirmRecipient } from "../../services/forms/recipients.ts";
 import { html } from "../ui/html.ts";

@@ -1,5 +1,5 @@
 import type { FormSubmissionFileRecord, FormSubmissionRecord } from "../../db/stores/forms.ts";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 
 /** Mails a new submission to the website's confirmed recipients; a failed send is logged, never thrown. */
 export async function notifySubmission(

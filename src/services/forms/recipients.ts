@@ -3,8 +3,8 @@ import type { FormRecipientRecord } from "../../db/stores/forms.ts";
 import type { Stores } from "../../db/stores/index.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { isIdShaped, newId } from "../../kernel/ids.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
-import type { Platform } from "../../platform.ts";
 
 /** Where a recipient confirms (`?token=`), on the app host: a page with one button, so a mail scanner's fetch confirms nothing. */
 export const CONFIRM_PATH = "/forms/recipients/confirm";

@@ -1,6 +1,6 @@
 import type { DeploymentFormRecord, FormSubmissionFileRecord } from "../../db/stores/forms.ts";
 import { newId } from "../../kernel/ids.ts";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { notifySubmission } from "./notify.ts";
 import { type CheckedSubmission, readFiles } from "./receive.ts";
 import type { FormSettings } from "./settings.ts";

@@ -13,9 +13,9 @@ import {
 import type { PrepareContext } from "../../kernel/context.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { isIdShaped, newId } from "../../kernel/ids.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import type { Principal } from "../../kernel/principal.ts";
 import { iso } from "../../kernel/schemas.ts";
-import type { Platform } from "../../platform.ts";
 import { cmsSnapshotOf, readCmsContent, snapshotProvider } from "../cms/provider.ts";
 import { readDraft, sameFiles } from "./draft.ts";
 
