@@ -66,6 +66,8 @@ for (const protocol of protocolModes) {
         "cms_items_reorder",
         "cms_items_set_published",
         "cms_items_update",
+        "documentation_read",
+        "documentation_search",
         "domains_get",
         "domains_list",
         "forms_list",
