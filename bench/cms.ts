@@ -3,6 +3,7 @@
 // side with a baseline in the same run: the same page as one hand-written SQL statement over the same tables.
 // Run: npm run bench:cms   (BENCH_CMS_ITEMS, BENCH_CMS_QUERIES, BENCH_PG_URL override the defaults; BENCH_PG_URL=off skips
 // PostgreSQL, BENCH_SQLITE=off skips SQLite)
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { type Database, openDatabase } from "../src/db/database.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
 import { createPlatform } from "../src/platform.ts";
 import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
+import { tools } from "../tools/index.ts";
 import { median, table } from "./harness.ts";
 
 const ITEMS = Number(process.env.BENCH_CMS_ITEMS ?? 100_000);
@@ -92,6 +94,7 @@ async function run(
 ): Promise<Result> {
   const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-cms-blobs-"));
   const platform = await createPlatform({
+    tools,
     db,
     blobs: fsBlobStore(dir),
     config: {

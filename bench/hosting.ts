@@ -1,6 +1,7 @@
 // Hosting benchmark: a published page over HTTP (keep-alive, loopback) against a bare node:http server returning
 // the same bytes, side by side in one process; then rollback latency (pointer swap → first request that sees it).
 // Run: npm run bench:hosting   (BENCH_ROUNDS, BENCH_ROUND_MS, BENCH_WARMUP_MS, BENCH_ROLLBACKS override the defaults)
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import { availableParallelism, tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { createApp, listen } from "../src/server.ts";
 import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
 import { rollbackTo } from "../src/services/publishing/deployments.ts";
 import { publishBuild } from "../test/support/hosting.ts";
+import { tools } from "../tools/index.ts";
 import {
   formatTable,
   median,
@@ -85,6 +87,7 @@ const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-hosting-"));
 const db = await openDatabase({ url: join(dir, "bench.db") });
 try {
   const platform = await createPlatform({
+    tools,
     db,
     blobs: fsBlobStore(join(dir, "blobs")),
     log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },

@@ -1,6 +1,7 @@
 // Publishing benchmark: build + publish of a generated 100-page site (shared layout and components), cold and
 // reused, and rollback latency (from the rollback call until the next request to the site serves the other version).
 // Run: npm run bench:publishing   (BENCH_COLD_RUNS, BENCH_REUSED_RUNS, BENCH_ROLLBACKS override the defaults)
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { availableParallelism, tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { createPlatform } from "../src/platform.ts";
 import { createApp, listen } from "../src/server.ts";
 import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
 import { readDraft } from "../src/services/publishing/draft.ts";
+import { tools } from "../tools/index.ts";
 import { median, table } from "./harness.ts";
 
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 5);
@@ -268,6 +270,7 @@ let closeServer: (() => Promise<void>) | undefined;
 let mcp: Client | undefined;
 try {
   const platform = await createPlatform({
+    tools,
     db,
     blobs: fsBlobStore(join(dir, "blobs")),
     log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },

@@ -4,9 +4,11 @@ import { join } from "node:path";
 import type { H3 } from "h3";
 import { openDatabase } from "../src/db/database.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
-import { createPlatform, type Platform } from "../src/platform.ts";
+import type { Platform } from "../src/kernel/platform.ts";
+import { createPlatform } from "../src/platform.ts";
 import { createApp } from "../src/server.ts";
 import { ensureLocalOwner, type LocalOwner } from "../src/services/organizations/bootstrap.ts";
+import { tools } from "../tools/index.ts";
 
 /** Websites in the benchmark organization; `GET /v1/websites?limit=20` returns a full page of 20. */
 export const WEBSITES = 24;
@@ -41,6 +43,7 @@ export async function createFixture(): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-"));
   const db = await openDatabase({ url: join(dir, "bench.db") });
   const platform = await createPlatform({
+    tools,
     db,
     log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
   });

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { callerFor, tools } from "../tools/index.ts";
 import { markEmailVerified } from "./accounts/email-verification.ts";
 import { blobsFromEnv, type OperationsConfig, operationsFromEnv } from "./cli/operations-config.ts";
 import {
@@ -11,9 +12,9 @@ import {
   parsePort,
 } from "./cli/support.ts";
 import { closeSandboxPool } from "./framework/index.ts";
-import { callTool } from "./kernel/pipeline.ts";
-import { keyRoles } from "./kernel/roles.ts";
-import { createPlatform, defaultConfig, type Platform, type PlatformConfig } from "./platform.ts";
+import { defaultConfig, type Platform, type PlatformConfig } from "./kernel/platform.ts";
+import { keyRoles, type websiteKeyRoles } from "./kernel/roles.ts";
+import { createPlatform } from "./platform.ts";
 import { createApp, type Listening } from "./server.ts";
 import { domainConfigFromEnv } from "./services/domains/config.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";
@@ -75,6 +76,7 @@ async function dev(args: string[]) {
         ...(operations.metricsToken ? { metricsToken: operations.metricsToken } : {}),
       };
       platform = await createPlatform({
+        tools,
         db,
         config,
         dataDir,
@@ -190,6 +192,7 @@ async function serveFromEnv(args: string[]) {
   const server = await listenOrExplain(
     async (actual) => {
       platform = await createPlatform({
+        tools,
         db,
         config: configFor(actual),
         ...operations.blobs,
@@ -280,13 +283,14 @@ async function keys(args: string[]) {
   const db = await openExistingDatabase(values["data-dir"], sameCommand);
   try {
     const platform = await createPlatform({
+      tools,
       db,
       dataDir: values["data-dir"],
       ...blobsFromEnv(process.env, "keys", values["data-dir"]),
     });
     const local = await ensureLocalOwner(db);
     const key = await createKey(platform, local.principal, local.organization.id, {
-      role: values.role,
+      role: values.role as KeyRole,
       name: values.name ?? `${values.role} key`,
       websiteIds: values.website,
       expiresAt: values["expires-at"],
@@ -299,26 +303,26 @@ async function keys(args: string[]) {
   }
 }
 
+type KeyRole = (typeof keyRoles)[number];
+type WebsiteKeyRole = (typeof websiteKeyRoles)[number];
+
 async function createKey(
   platform: Awaited<ReturnType<typeof createPlatform>>,
   principal: Awaited<ReturnType<typeof ensureLocalOwner>>["principal"],
   organizationId: string,
-  options: { role: string; name: string; websiteIds?: string[]; expiresAt?: string },
+  options: { role: KeyRole; name: string; websiteIds?: string[]; expiresAt?: string },
 ) {
+  // a website key's narrower set of roles is the operation's input schema to check
   const access = options.websiteIds?.length
-    ? { kind: "websites", websiteIds: options.websiteIds, role: options.role }
-    : { kind: "organization", role: options.role };
-  const tool = platform.registry.byOperationId("apiKeys.create")!;
-  const input = {
+    ? { kind: "websites" as const, websiteIds: options.websiteIds, role: options.role as WebsiteKeyRole }
+    : { kind: "organization" as const, role: options.role };
+  const call = callerFor(platform, { principal, transport: "internal", requestId: "cli" });
+  return call("apiKeys.create", {
     organizationId,
     name: options.name,
     access,
     ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
-  };
-  return (await callTool(platform, tool, input, { principal, transport: "internal", requestId: "cli" })) as {
-    id: string;
-    plaintextKey: string;
-  };
+  });
 }
 
 function shutdownOn(stop: () => Promise<void>) {

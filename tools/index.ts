@@ -1,6 +1,8 @@
 // Every operation of the platform, listed explicitly group by group. REST routes, OpenAPI and MCP tools derive
 // from this list.
-import type { Tool } from "../src/kernel/define-tool.ts";
+import type { InputOf, OutputOf, Tool } from "../src/kernel/define-tool.ts";
+import { type CallOptions, operationCaller } from "../src/kernel/pipeline.ts";
+import type { Platform } from "../src/kernel/platform.ts";
 import { accountsTools } from "./accounts/index.ts";
 import { analyticsTools } from "./analytics/index.ts";
 import { apiKeysTools } from "./api-keys/index.ts";
@@ -9,13 +11,14 @@ import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
 import { domainsTools } from "./domains/index.ts";
+import { formsTools } from "./forms/index.ts";
 import { organizationsTools } from "./organizations/index.ts";
 import { publishingTools } from "./publishing/index.ts";
 import { sourceCodeTools } from "./source-code/index.ts";
 import { websiteEditorsTools } from "./website-editors/index.ts";
 import { websitesTools } from "./websites/index.ts";
 
-export const tools: readonly Tool[] = [
+export const tools = [
   ...organizationsTools,
   ...websiteEditorsTools,
   ...websitesTools,
@@ -25,8 +28,26 @@ export const tools: readonly Tool[] = [
   ...publishingTools,
   ...cmsTools,
   ...analyticsTools,
+  ...formsTools,
   ...assetsTools,
   ...domainsTools,
   ...billingTools,
   ...accountsTools,
-];
+] as const satisfies readonly Tool[];
+
+type AnyOperation = (typeof tools)[number];
+/** Every operation id of the platform, as a string-literal union. */
+export type OperationId = AnyOperation["operationId"];
+/** What an operation takes, by id (the caller's side: before zod's defaults). */
+export type OperationInput<Id extends OperationId> = InputOf<Extract<AnyOperation, { operationId: Id }>>;
+/** What an operation returns, by id. */
+export type OperationOutput<Id extends OperationId> = OutputOf<Extract<AnyOperation, { operationId: Id }>>;
+/** A typed in-process call of an operation through the one pipeline (dashboard, CLI, tests). */
+export type Call = <Id extends OperationId>(
+  operationId: Id,
+  input: OperationInput<Id>,
+) => Promise<OperationOutput<Id>>;
+
+/** The typed in-process caller of this tool list (see `operationCaller`). */
+export const callerFor = (platform: Platform, call: CallOptions): Call =>
+  operationCaller(platform, call) as Call;

@@ -2,8 +2,8 @@ import type { UserRecord } from "../db/stores/organizations.ts";
 import { ApiError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
 import { callTool } from "../kernel/pipeline.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { visitorPrincipal } from "../kernel/principal.ts";
-import type { Platform } from "../platform.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyNothing, verifyPassword } from "./passwords.ts";
 import { type Bucket, refund, SIGN_IN_PER_EMAIL, SIGN_IN_PER_IP, SIGN_UP_PER_IP, spend } from "./throttle.ts";
 

@@ -1,4 +1,4 @@
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 
 /** The value of cookie `name` in a request's Cookie header, if present. */
 export function readCookie(request: Request, name: string): string | undefined {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { cookieHeader, readCookie } from "./cookies.ts";
 import { sameToken } from "./session.ts";
 

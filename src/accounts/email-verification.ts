@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Stores } from "../db/stores/index.ts";
 import type { UserRecord } from "../db/stores/organizations.ts";
 import { ApiError } from "../kernel/errors.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { sha256Hex } from "./session.ts";
 import { spend, VERIFY_MAIL_PER_USER } from "./throttle.ts";
 

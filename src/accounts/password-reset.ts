@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ApiError } from "../kernel/errors.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { checkPassword, normalizeEmail } from "./accounts.ts";
 import { markEmailVerified } from "./email-verification.ts";
 import { hashPassword } from "./passwords.ts";

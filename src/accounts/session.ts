@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { SESSION_COOKIE } from "../auth/authenticate.ts";
 import type { UserRecord } from "../db/stores/organizations.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { cookieHeader, readCookie } from "./cookies.ts";
 
 /** How long a session lives without use; every use (at most once a minute recorded) slides it. */

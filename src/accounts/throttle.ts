@@ -1,6 +1,6 @@
 import type { BucketSpec } from "../db/database.ts";
 import { ApiError } from "../kernel/errors.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 
 /** Failed sign-ins per email: 10, then one more every 90 s. */
 export const SIGN_IN_PER_EMAIL: BucketSpec = { capacity: 10, refillPerSecond: 1 / 90 };

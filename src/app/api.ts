@@ -5,8 +5,8 @@ import { checkCsrf, readSession } from "../accounts/session.ts";
 import { authenticate, SESSION_COOKIE } from "../auth/authenticate.ts";
 import { loadUserPrincipal } from "../auth/users.ts";
 import { ApiError } from "../kernel/errors.ts";
+import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
-import type { Platform } from "../platform.ts";
 import { clientIp } from "../rest/request-meta.ts";
 import { registerOperationRoutes, unmatchedOperation } from "../rest/routes.ts";
 
@@ -52,7 +52,7 @@ export async function appPrincipal(platform: Platform, request: Request, ip: str
 
 /** Registers the same-origin API: every operation at its REST path under `/app-api/v1`, audited as the user. */
 export function registerAppApi(app: H3, platform: Platform): void {
-  registerOperationRoutes(app, platform, APP_API_PREFIX, (event) =>
+  registerOperationRoutes(app, platform, APP_API_PREFIX, "app", (event) =>
     appPrincipal(platform, event.req, clientIp(event, platform)),
   );
   app.all(`${APP_API_PREFIX}/**`, unmatchedOperation(platform, APP_API_PREFIX));

@@ -1,6 +1,6 @@
 import type { H3Event } from "h3";
 import { readSession, type SignedIn } from "../accounts/session.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 
 /** A redirect (303 See Other) to a same-origin path, never cached. */
 export function redirect(location: string, headers: Record<string, string> = {}): Response {

@@ -1,11 +1,12 @@
 import type { H3 } from "h3";
 import { readSession } from "../accounts/session.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { registerAppApi } from "./api.ts";
 import { registerPasswordReset } from "./auth-pages/password.ts";
 import { registerSignIn } from "./auth-pages/sign-in.ts";
 import { registerSignUp } from "./auth-pages/sign-up.ts";
 import { redirect } from "./guard.ts";
+import { registerFormRecipientPages } from "./pages/form-recipients.ts";
 import { registerPages } from "./pages/index.ts";
 
 /** The app host (`{app_url}`): accounts, the dashboard and its same-origin API calls. */
@@ -23,6 +24,7 @@ export function registerApp(app: H3, platform: Platform): void {
   registerSignUp(app, platform);
   registerSignIn(app, platform);
   registerPasswordReset(app, platform);
+  registerFormRecipientPages(app, platform);
   registerAppApi(app, platform);
   registerPages(app, platform);
 }

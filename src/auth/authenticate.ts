@@ -1,10 +1,10 @@
 import type { ApiKeyRecord } from "../db/stores/api-keys.ts";
 import { ApiError } from "../kernel/errors.ts";
+import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
 import type { Role } from "../kernel/roles.ts";
 import { ACCESS_TOKEN_PREFIX, resourceOf } from "../oauth/settings.ts";
 import { checkAccessToken, isAccessTokenShaped } from "../oauth/tokens.ts";
-import type { Platform } from "../platform.ts";
 import { hashSecret, isSecretShaped } from "./secrets.ts";
 
 /** Name of the dashboard's session cookie; the API host refuses any request that carries it. */

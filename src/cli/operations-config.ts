@@ -1,7 +1,7 @@
 import { isAbsolute } from "node:path";
 import { defaultBlobRoot, parseBlobUrl } from "../blobs/index.ts";
+import type { Logger } from "../kernel/platform.ts";
 import { createLogger, type LogFormat, type LogLevel, logFormats, logLevels } from "../observability/log.ts";
-import type { Logger } from "../platform.ts";
 import { CliError } from "./support.ts";
 
 /** How a node runs in operation: its log, metrics token, blob folder and shutdown timing. */

@@ -2,7 +2,7 @@ import { bundleRender } from "./bundle.ts";
 import { snapshotCms } from "./cms.ts";
 import { BuildFailure, buildError, diagnostic, sortDiagnostics } from "./diagnostics.ts";
 import { firstH1, renderDocument } from "./document.ts";
-import { collectForms } from "./forms.ts";
+import { collectForms, guardForms } from "./forms.ts";
 import { resolveLimits } from "./limits.ts";
 import { compileMarkdown } from "./markdown-modules.ts";
 import { publicAssets, textAsset } from "./public-files.ts";
@@ -55,7 +55,7 @@ async function build(input: BuildInput): Promise<BuildResult> {
       diagnostic("pages/index.tsx", "the website has no pages: add pages/index.tsx (or pages/index.md)."),
     );
   }
-  const markdown = await compileMarkdown(files);
+  const markdown = await compileMarkdown(files, input.organizationId);
   errors.push(...markdown.errors);
   const publicFiles = publicAssets(files);
   errors.push(...publicFiles.errors);
@@ -135,6 +135,7 @@ async function build(input: BuildInput): Promise<BuildResult> {
   check(errors);
 
   const { forms, problems } = collectForms(pages);
+  if (forms.length > 0) for (const page of pages) page.html = guardForms(page.html);
   const sourceOf = new Map(pages.map((page) => [page.route, page.source]));
   for (const problem of problems)
     warnings.push(diagnostic(sourceOf.get(problem.route) ?? "(render)", problem.message));

@@ -1,14 +1,21 @@
-import type { BuiltForm } from "./types.ts";
+import type { BuiltForm, FormInput } from "./types.ts";
 
 /** Where forms post: `/_service/forms/<name>`. */
 export const FORM_ACTION_PREFIX = "/_service/forms/";
 const FORM_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const NOT_FIELDS = new Set(["submit", "button", "reset", "image"]);
 
+/** Names of the fields the platform adds to every form (a honeypot and a signed start time); never recorded. */
+export const GUARD_FIELDS = { honeypot: "_sw_website", token: "_sw_token" } as const;
+/** Where a form's script fetches the signed start time from (no form name starts with `_`). */
+export const FORM_TOKEN_PATH = `${FORM_ACTION_PREFIX}_token`;
+
 /** A form found in a page, with what is wrong with it, if anything. */
 export interface ScannedForm {
   name: string;
   fields: string[];
+  /** Each field's input type (`text`, `email`, `file`, `textarea`, `select`, …) and whether it is required. */
+  inputs: FormInput[];
   /** Problems worth a warning (GET method, a bad name). */
   problems: string[];
 }
@@ -61,16 +68,19 @@ export function scanForms(html: string): ScannedForm[] {
       if ((attrs.method ?? "get").toLowerCase() !== "post") {
         problems.push(`form '${name}' must use method="post" to be received`);
       }
-      open = { name, fields: [], problems };
+      open = { name, fields: [], inputs: [], problems };
       forms.push(open);
       continue;
     }
     if (!open || closing) continue;
     const attrs = parseAttributes(match[3]!);
     const field = attrs.name;
-    if (!field) continue;
-    if (tag === "button" || (tag === "input" && NOT_FIELDS.has((attrs.type ?? "").toLowerCase()))) continue;
-    if (!open.fields.includes(field)) open.fields.push(field);
+    if (!field || field.startsWith("_sw_")) continue;
+    const type = tag === "input" ? (attrs.type ?? "text").toLowerCase() : tag;
+    if (tag === "button" || (tag === "input" && NOT_FIELDS.has(type))) continue;
+    if (open.fields.includes(field)) continue;
+    open.fields.push(field);
+    open.inputs.push({ name: field, type, required: "required" in attrs });
   }
   return forms;
 }
@@ -85,8 +95,23 @@ export function collectForms(pages: readonly { route: string; html: string }[]):
   for (const page of pages) {
     for (const form of scanForms(page.html)) {
       for (const message of form.problems) problems.push({ route: page.route, message });
-      if (FORM_NAME.test(form.name)) forms.push({ name: form.name, fields: form.fields, page: page.route });
+      if (FORM_NAME.test(form.name))
+        forms.push({ name: form.name, fields: form.fields, inputs: form.inputs, page: page.route });
     }
   }
   return { forms, problems };
+}
+
+const GUARD = `<div style="position:absolute;left:-10000px" aria-hidden="true"><label>Leave this field empty <input type="text" name="${GUARD_FIELDS.honeypot}" value="" tabindex="-1" autocomplete="off"></label></div><input type="hidden" name="${GUARD_FIELDS.token}" value=""><script>(function(s){var i=s.previousElementSibling;fetch("${FORM_TOKEN_PATH}",{credentials:"omit"}).then(function(res){return res.ok?res.text():""}).then(function(t){i.value=t},function(){})})(document.currentScript)</script>`;
+
+/**
+ * Adds the spam guards to every form of a page that posts to `/_service/forms/<name>`, right after its start
+ * tag: a honeypot field people never see, and a hidden field a small script fills with a signed start time
+ * (fetched when the page loads, so the page itself stays static and cacheable).
+ */
+export function guardForms(html: string): string {
+  return html.replace(/<form\b([^>]*)>/gi, (tag, attributes: string) => {
+    const action = parseAttributes(attributes).action ?? "";
+    return action.startsWith(FORM_ACTION_PREFIX) ? `${tag}${GUARD}` : tag;
+  });
 }

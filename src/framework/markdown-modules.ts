@@ -12,7 +12,11 @@ import type { Diagnostic } from "./types.ts";
  * error wherever it is, and so is Markdown that takes longer than the time limit: every text is rendered off the
  * main thread (see markdown-pool.ts).
  */
-export async function compileMarkdown(files: ReadonlyMap<string, string>): Promise<{
+export async function compileMarkdown(
+  files: ReadonlyMap<string, string>,
+  /** The organization building: its texts wait in its own turn. */
+  owner: string,
+): Promise<{
   modules: Map<string, string>;
   errors: Diagnostic[];
 }> {
@@ -41,7 +45,7 @@ export async function compileMarkdown(files: ReadonlyMap<string, string>): Promi
     }
     let html = "";
     try {
-      html = await renderMarkdownOffThread(front.body);
+      html = await renderMarkdownOffThread(front.body, owner);
     } catch (error) {
       if (error instanceof MarkdownTooDeep) {
         errors.push(diagnostic(file, `Markdown ${error.message}: flatten the nesting.`, error.line || 1, 1));

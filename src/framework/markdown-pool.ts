@@ -2,13 +2,17 @@ import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { ApiError } from "../kernel/errors.ts";
 import { MarkdownTooDeep, renderSafeMarkdown } from "./safe-markdown.ts";
+import { FairQueue } from "./sandbox/fair-queue.ts";
 
 /** Longest one Markdown text may take to render; past it the worker is stopped and the text refused. */
 export const MARKDOWN_TIME_LIMIT_MS = 2_000;
 /** Texts up to this many characters render on the calling thread (too short to take long). */
 export const MARKDOWN_INLINE_CHARS = 256;
 
-/** Most texts waiting for the worker; more are refused at once (`rate_limited`) rather than queued for minutes. */
+/**
+ * Most texts of one organization waiting for the worker; more are refused at once (`rate_limited`) rather than
+ * queued for minutes. Organizations take turns, so one flooding the worker delays another by at most one text.
+ */
 export const MARKDOWN_MAX_WAITING = 16;
 
 /** A text whose rendering passed `MARKDOWN_TIME_LIMIT_MS`. */
@@ -32,7 +36,7 @@ function busy(): ApiError {
   const retryAfterSeconds = Math.ceil((MARKDOWN_MAX_WAITING * MARKDOWN_TIME_LIMIT_MS) / 1000 / 4);
   return new ApiError(
     "rate_limited",
-    `${MARKDOWN_MAX_WAITING} Markdown texts are already waiting to be rendered.`,
+    `${MARKDOWN_MAX_WAITING} Markdown texts of this organization are already waiting to be rendered.`,
     {
       suggestion: `Retry after ${retryAfterSeconds} second(s).`,
       retryAfterSeconds,
@@ -43,6 +47,7 @@ function busy(): ApiError {
 
 interface Job {
   id: number;
+  owner: string;
   text: string;
   resolve(html: string): void;
   reject(error: Error): void;
@@ -51,16 +56,17 @@ interface Job {
 /**
  * One worker thread renders Markdown for the whole process, a text at a time, each within the time limit (Markdown
  * parsers have inputs that take time quadratic in their length: 200 KB of `_a` takes minutes). A text past the
- * limit is refused and its worker terminated; the next text starts a new one.
+ * limit is refused and its worker terminated; the next text starts a new one. Waiting texts are taken in turns
+ * across organizations (see `FairQueue`), each organization holding at most `MARKDOWN_MAX_WAITING` of them.
  */
 class MarkdownPool {
   #worker: Worker | undefined;
-  #queue: Job[] = [];
+  #queue = new FairQueue<Job>({ maxRunning: 1, maxWaiting: MARKDOWN_MAX_WAITING });
   #running: Job | undefined;
   #timer: NodeJS.Timeout | undefined;
   #ids = 0;
 
-  render(text: string): Promise<string> {
+  render(text: string, owner: string): Promise<string> {
     if (text.length <= MARKDOWN_INLINE_CHARS) {
       try {
         return Promise.resolve(renderSafeMarkdown(text));
@@ -68,10 +74,9 @@ class MarkdownPool {
         return Promise.reject(error);
       }
     }
-    if (this.#queue.length >= MARKDOWN_MAX_WAITING) return Promise.reject(busy());
     return new Promise((resolve, reject) => {
-      this.#queue.push({ id: ++this.#ids, text, resolve, reject });
-      this.#next();
+      if (!this.#queue.offer(owner, { id: ++this.#ids, owner, text, resolve, reject })) reject(busy());
+      else this.#next();
     });
   }
 
@@ -109,12 +114,13 @@ class MarkdownPool {
 
   #finish(): void {
     clearTimeout(this.#timer);
+    if (this.#running) this.#queue.finished(this.#running.owner);
     this.#running = undefined;
   }
 
   #next(): void {
     if (this.#running) return;
-    const job = this.#queue.shift();
+    const job = this.#queue.take()?.item;
     if (!job) return;
     this.#worker ??= this.#spawn();
     this.#running = job;
@@ -131,17 +137,25 @@ class MarkdownPool {
 
   async close(): Promise<void> {
     const worker = this.#worker;
+    const running = this.#running;
     this.#worker = undefined;
+    this.#finish();
+    const stopped = new Error("the Markdown worker was closed");
+    running?.reject(stopped);
+    for (const job of this.#queue.drain()) job.reject(stopped);
     await worker?.terminate();
   }
 }
 
 let pool: MarkdownPool | undefined;
 
-/** Renders untrusted Markdown (see `renderSafeMarkdown`) off the main thread within `MARKDOWN_TIME_LIMIT_MS`. */
-export function renderMarkdownOffThread(text: string): Promise<string> {
+/**
+ * Renders untrusted Markdown (see `renderSafeMarkdown`) off the main thread within `MARKDOWN_TIME_LIMIT_MS`, queued
+ * fairly as `owner`'s (the organization the text belongs to).
+ */
+export function renderMarkdownOffThread(text: string, owner: string): Promise<string> {
   pool ??= new MarkdownPool();
-  return pool.render(text);
+  return pool.render(text, owner);
 }
 
 export async function closeMarkdownPool(): Promise<void> {

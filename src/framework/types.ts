@@ -87,11 +87,20 @@ export interface BuiltAsset {
   sha256: string;
 }
 
+/** One field of a form: its name, input type (`text`, `email`, `file`, `textarea`, `select`, …) and `required`. */
+export interface FormInput {
+  name: string;
+  type: string;
+  required: boolean;
+}
+
 /** A form found in the rendered HTML: `<form action="/_service/forms/<name>" method="post">`. */
 export interface BuiltForm {
   name: string;
   /** Names of its fields, in document order, without duplicates. */
   fields: string[];
+  /** The same fields with their input types and whether each is required. */
+  inputs: FormInput[];
   /** Route of the page the form is on. */
   page: string;
 }

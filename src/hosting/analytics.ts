@@ -1,6 +1,6 @@
 import type { H3Event } from "h3";
 import { ENGAGEMENT, PAGEVIEW } from "../db/stores/analytics-sql.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { BodyRefused, readBodyText } from "../rest/body.ts";
 import { IGNORE_COOKIE } from "../services/analytics/collector.ts";
 import { ANALYTICS_SCRIPT } from "./analytics-script.ts";

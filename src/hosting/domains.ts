@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import type { DomainRecord } from "../db/stores/domains.ts";
 import type { Stores } from "../db/stores/index.ts";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { domainOrigin, isServed } from "../services/domains/domains.ts";
 import { websiteUrl } from "../services/websites/websites.ts";
 import type { SiteAddress } from "./host.ts";

@@ -4,8 +4,8 @@ import type { H3Event } from "h3";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
 import type { CmsProvider } from "../framework/types.ts";
 import { ApiError } from "../kernel/errors.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { currentRequestId, noteOperation, reportFailure } from "../kernel/request-scope.ts";
-import type { Platform } from "../platform.ts";
 import { recordPageView } from "../services/analytics/hits.ts";
 import { makeVariant, variantKey, variantOf, variantType } from "../services/assets/variants.ts";
 import { storeProvider } from "../services/cms/provider.ts";
@@ -20,6 +20,7 @@ import {
   redirectReply,
   slugTarget,
 } from "./domains.ts";
+import { formEndpoint, isFormPath } from "./forms.ts";
 import { type SiteAddress, siteHostMatcher } from "./host.ts";
 import { WeightedLru } from "./lru.ts";
 import { pages } from "./pages.ts";
@@ -152,6 +153,7 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
   const caches = new ByteCaches({ ...defaultCacheLimits, ...options.cache });
   const outputs = new WeightedLru<string, ServedFile>(OUTPUT_ENTRIES, 1);
   const secret = previewSecret(platform.config.previewSecret);
+  const forms = formEndpoint(platform, secret);
   const builds = draftBuilds(platform, {
     ttlMs: options.previewBuildTtlMs ?? 5 * 60 * 1000,
     maxEntries: 16,
@@ -250,9 +252,19 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     if (target.kind === "none") return platformPage(pages.siteNotFound(host), request.method);
     if (assetPath) return asset(request, target.slug, assetPath[1]!);
     if (!target.deploymentId) return platformPage(pages.siteNotFound(host), request.method);
+    if (isFormPath(request.pathname)) return forms.get(request, target.websiteId);
     const reply = await respond(request, deploymentSource(target.deploymentId), livePolicy, caches);
     recordPageView(platform.analytics, target.websiteId, host, request, reply, ip);
     return reply;
+  }
+
+  /** A form post to a live site (a custom domain's too; a redirecting host does not redirect a post). */
+  async function livePost(event: H3Event, address: SiteAddress, ip: string): Promise<Reply> {
+    const target = await liveTarget(address);
+    if (target.kind !== "serve" || !target.deploymentId) {
+      return platformPage(pages.siteNotFound(hostOf(event)), event.req.method);
+    }
+    return forms.post(event, { websiteId: target.websiteId, deploymentId: target.deploymentId }, ip);
   }
 
   async function preview(event: H3Event, address: SiteAddress, ip: string): Promise<Reply> {
@@ -361,6 +373,13 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       const { method } = event.req;
       const extra = address.kind === "preview" ? PREVIEW_HEADERS : {};
       noteOperation(address.kind === "preview" ? "hosting.preview" : "hosting");
+      if (method === "POST" && address.kind !== "preview" && isFormPath(event.url.pathname)) {
+        try {
+          return toResponse(await livePost(event, address, ip));
+        } catch (error) {
+          return toResponse(failed(error, method));
+        }
+      }
       if (address.kind !== "preview" && method === "POST" && event.url.pathname === ANALYTICS_PATH) {
         const website = async () => {
           const target = await liveTarget(address);

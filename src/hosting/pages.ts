@@ -93,6 +93,18 @@ export const pages = {
     title: "This website only answers GET and HEAD",
     paragraphs: [`${method} is not served here.`],
   }),
+  formThanks: (): PlatformPage => ({
+    status: 200,
+    code: "Sent",
+    title: "Thank you",
+    paragraphs: ["Your message was received."],
+  }),
+  formRefused: (status: number, message: string): PlatformPage => ({
+    status,
+    code: `${status} · Form`,
+    title: status === 429 ? "Too many submissions" : "The form was not sent",
+    paragraphs: [message, "Go back, check the form and send it again."],
+  }),
   serverError: (): PlatformPage => ({
     status: 500,
     code: "500 · Server error",

@@ -1,6 +1,6 @@
 import type { WebsiteRecord } from "../db/stores/websites.ts";
+import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
-import type { Platform } from "../platform.ts";
 import { websiteUrl } from "../services/websites/websites.ts";
 import { PREVIEW_PREFIX } from "./host.ts";
 import { PREVIEW_TOKEN_PARAM } from "./preview.ts";

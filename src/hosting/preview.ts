@@ -6,10 +6,10 @@ import type { WebsiteRecord } from "../db/stores/websites.ts";
 import { buildSite, snapshotCms } from "../framework/index.ts";
 import type { CmsProvider, CmsSnapshot, Diagnostic } from "../framework/types.ts";
 import { ApiError } from "../kernel/errors.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { grantsOnWebsite, type Principal } from "../kernel/principal.ts";
 import { grantHolds } from "../kernel/roles.ts";
 import { narrowToConsent } from "../oauth/tokens.ts";
-import type { Platform } from "../platform.ts";
 import { type PreviewTokenClaims, verifyPreviewToken } from "./preview-token.ts";
 import type { FileSource, ServedFile } from "./respond.ts";
 

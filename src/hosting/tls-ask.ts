@@ -1,5 +1,5 @@
 import type { H3 } from "h3";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { isServed } from "../services/domains/domains.ts";
 import { SLUG_PATTERN } from "../services/websites/websites.ts";
 import { siteHostMatcher } from "./host.ts";

@@ -2,11 +2,10 @@ import type { ApiKeyRecord } from "../db/stores/api-keys.ts";
 import type { Stores } from "../db/stores/index.ts";
 import type { OrganizationRecord } from "../db/stores/organizations.ts";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
-import type { Tool } from "./define-tool.ts";
 import { ApiError, notFound } from "./errors.ts";
 import { isIdShaped } from "./ids.ts";
 import { bestGrant, type Grant, grantsIn, grantsOnWebsite, type Principal } from "./principal.ts";
-import { grantHolds } from "./roles.ts";
+import { type AccessRule, grantHolds } from "./roles.ts";
 
 /**
  * Scope checks, per the API contract (docs/api-contract.md, 401, 403 and 404): a website outside the principal's reach is `not_found` (existence never
@@ -28,7 +27,7 @@ export interface Access {
 
 export function createAccess(
   principal: Principal,
-  tool: Pick<Tool, "operationId" | "access">,
+  tool: { operationId: string; access: AccessRule },
   stores: Stores,
 ): Access {
   const resolved: Access["resolved"] = {};

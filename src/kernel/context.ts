@@ -1,10 +1,13 @@
 import type { Stores } from "../db/stores/index.ts";
-import type { Platform } from "../platform.ts";
 import type { Access } from "./access.ts";
+import type { Platform } from "./platform.ts";
 import type { Principal } from "./principal.ts";
 
-/** How an operation was called: REST, MCP, the dashboard's pages, or the platform itself (CLI, tests). */
-export type Transport = "rest" | "mcp" | "dashboard" | "internal";
+/**
+ * How an operation was called: REST, MCP, the dashboard's pages, the dashboard's same-origin API (`/app-api`,
+ * called by its scripts), or the platform itself (CLI, tests).
+ */
+export type Transport = "rest" | "mcp" | "dashboard" | "app" | "internal";
 
 /** What a handler receives besides its input. Handlers never see HTTP or MCP. */
 export interface ToolContext<P = undefined> {

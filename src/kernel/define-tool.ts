@@ -53,6 +53,16 @@ export interface HttpBinding {
 
 export type AnyObject = z.ZodObject<z.ZodRawShape>;
 
+/** Input fields naming a tool's scope (see `ToolDefinition.scope`). */
+export interface ToolScope<K extends string = string> {
+  websiteId?: K;
+  organizationId?: K;
+  filterOnly?: readonly K[];
+}
+
+/** Input field names that always denote a scope, so a tool must say what it does with them. */
+const scopeNames = ["websiteId", "organizationId"] as const;
+
 /** One operation, authored once and projected as an MCP tool, a REST route and an OpenAPI operation. */
 export interface ToolDefinition<
   I extends AnyObject = AnyObject,
@@ -79,11 +89,19 @@ export interface ToolDefinition<
   cost?: Cost;
   http: HttpBinding;
   /**
-   * Input fields the pipeline scope-checks before the handler (default both): a `websiteId` must be a website the
-   * principal reaches (else `not_found`), an `organizationId` an organization it has a grant on. Leave a field out
-   * when it is only a filter inside an already scoped query (the audit log's `websiteId`).
+   * What the operation acts on: the input field holding the website (it must be one the principal reaches, else
+   * `not_found`) and the one holding the organization (one it has a grant on), checked before the handler; the
+   * audit entry belongs to the organization they resolve. An input field named `websiteId` or `organizationId`
+   * must be declared here, or listed in `filterOnly` when it only narrows an already scoped query (the audit log's
+   * `websiteId`). Tools without one resolve their organization in the handler (`ctx.access.apiKey`, …).
    */
-  scopeBy?: readonly ("websiteId" | "organizationId")[];
+  scope?: ToolScope<Extract<keyof z.output<I>, string>>;
+  /**
+   * Accepts an `idempotencyKey` input (a mutation only): a repeat with the same key and input within 24 hours
+   * returns the first result instead of running again; the key is per organization (the declared scope's), else
+   * per principal.
+   */
+  idempotency?: true;
   /**
    * REST answers with a streamed text download instead of JSON: the text of the first output, then the operation is
    * called again with each `nextCursor` (every page through the pipeline) and their text follows, until none is left.
@@ -122,6 +140,20 @@ export interface Tool extends ToolDefinition<AnyObject, AnyObject, unknown> {
   readonly mcpName: string;
 }
 
+/**
+ * A tool that keeps its operation id, input and output types (`~types` exists only for the type checker), so a
+ * list of tools yields the typed in-process `call` (`OperationId`, `OperationInput`, `OperationOutput`).
+ */
+export interface TypedTool<Id extends string, In, Out> extends Tool {
+  readonly operationId: Id;
+  readonly "~types"?: { readonly input: In; readonly output: Out };
+}
+
+/** The input a caller passes to a typed tool (before zod's defaults). */
+export type InputOf<T> = T extends TypedTool<string, infer In, unknown> ? In : never;
+/** What a typed tool returns. */
+export type OutputOf<T> = T extends TypedTool<string, unknown, infer Out> ? Out : never;
+
 /** `apiKeys.list` → `api_keys_list`: claude.ai, Desktop, Codex and Copilot reject dots in tool names. */
 export function mcpNameOf(operationId: string): string {
   return operationId
@@ -131,9 +163,9 @@ export function mcpNameOf(operationId: string): string {
 }
 
 /** Defines one operation. The definition is data; the kernel's pipeline runs it for REST and MCP alike. */
-export function defineTool<I extends AnyObject, O extends AnyObject, P = undefined>(
-  definition: ToolDefinition<I, O, P>,
-): Tool {
+export function defineTool<const Id extends string, I extends AnyObject, O extends AnyObject, P = undefined>(
+  definition: ToolDefinition<I, O, P> & { operationId: Id },
+): TypedTool<Id, z.input<I>, z.output<O>> {
   const mcpName = mcpNameOf(definition.operationId);
   if (!/^[a-z][a-z0-9_]{0,39}$/.test(mcpName)) {
     throw new Error(`MCP name '${mcpName}' of ${definition.operationId} must match ^[a-z][a-z0-9_]{0,39}$`);
@@ -144,6 +176,7 @@ export function defineTool<I extends AnyObject, O extends AnyObject, P = undefin
       `${definition.operationId} declares no access rule and its group '${definition.group.tag}' has no default`,
     );
   }
+  checkDeclarations(definition as unknown as ToolDefinition);
   const { defaults } = definition.group;
   return {
     ...(definition as unknown as ToolDefinition<AnyObject, AnyObject, unknown>),
@@ -151,5 +184,30 @@ export function defineTool<I extends AnyObject, O extends AnyObject, P = undefin
     cost: definition.cost ?? defaults.cost ?? "standard",
     mcp: definition.mcp ?? defaults.mcp ?? true,
     mcpName,
+  } as TypedTool<Id, z.input<I>, z.output<O>>;
+}
+
+/** Scope and idempotency are declared, never inferred from field names: an undeclared one fails at definition. */
+function checkDeclarations(definition: ToolDefinition): void {
+  const fail = (message: string) => {
+    throw new Error(`${definition.operationId}: ${message}`);
   };
+  const fields = Object.keys(definition.input.shape);
+  const { websiteId, organizationId, filterOnly = [] } = definition.scope ?? {};
+  const declared = [websiteId, organizationId, ...filterOnly].filter((name) => name !== undefined);
+  for (const name of declared) {
+    if (!fields.includes(name)) fail(`scope names '${name}', which is not an input field`);
+  }
+  for (const name of scopeNames) {
+    if (fields.includes(name) && !declared.includes(name)) {
+      fail(`input '${name}' must be declared in scope (or in scope.filterOnly when it only filters)`);
+    }
+  }
+  const hasKey = fields.includes("idempotencyKey");
+  if (definition.idempotency && (!hasKey || definition.annotations.readOnly)) {
+    fail("idempotency needs an `idempotencyKey` input field on a mutation");
+  }
+  if (hasKey && !definition.annotations.readOnly && !definition.idempotency) {
+    fail("input 'idempotencyKey' needs `idempotency: true`");
+  }
 }

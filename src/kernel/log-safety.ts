@@ -1,4 +1,4 @@
-import type { Logger } from "../platform.ts";
+import type { Logger } from "./platform.ts";
 
 /**
  * A logger that never prints a database statement's parameters: drizzle's query errors carry them (in their

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Stores } from "../db/stores/index.ts";
-import type { Platform } from "../platform.ts";
 import { type Access, createAccess } from "./access.ts";
 import type { ToolContext, Transport } from "./context.ts";
 import type { Tool } from "./define-tool.ts";
 import { ApiError, toApiError } from "./errors.ts";
 import { newId } from "./ids.ts";
-import type { Principal } from "./principal.ts";
+import type { Platform } from "./platform.ts";
+import { grantsIn, grantsOnWebsite, type Principal } from "./principal.ts";
 import { noteOperation, reportFailure } from "./request-scope.ts";
 import { grantHolds, isPersonal, isSignedOut } from "./roles.ts";
 import { parseInput } from "./validation.ts";
@@ -19,12 +19,38 @@ export interface CallOptions {
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** Whether `principal` could call `tool` somewhere (what `tools/list` shows and the 403 check enforces). */
-export function canCall(principal: Principal, tool: Tool): boolean {
+/** Where a call would act: an organization, or one of its websites. */
+export interface CallPlace {
+  organizationId: string;
+  websiteId?: string;
+}
+
+/**
+ * Whether `principal` could call `tool` somewhere (what `tools/list` shows and the 403 check enforces), or, given
+ * `where`, in that organization or on that website (what the dashboard shows); the scope check still decides.
+ */
+export function canCall(principal: Principal, tool: Tool, where?: CallPlace): boolean {
   if (principal.readOnly && !tool.annotations.readOnly) return false;
   if (isSignedOut(tool.access)) return principal.type === "visitor";
   if (isPersonal(tool.access)) return principal.type === "user";
-  return principal.grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.access));
+  const grants = !where
+    ? principal.grants
+    : where.websiteId === undefined
+      ? grantsIn(principal, where.organizationId)
+      : grantsOnWebsite(principal, where.organizationId, where.websiteId);
+  return grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.access));
+}
+
+/**
+ * An in-process caller of operations by id, as one principal through one transport (the dashboard, the CLI,
+ * tests). The tool list types it: `callerFor(...)` in `tools/index.ts` is the typed `Call`.
+ */
+export function operationCaller(platform: Platform, call: CallOptions) {
+  return (operationId: string, input: unknown): Promise<unknown> => {
+    const tool = platform.registry.byOperationId(operationId);
+    if (!tool) throw new ApiError("not_found", `Operation ${operationId} is not registered.`);
+    return callTool(platform, tool, input, call);
+  };
 }
 
 /**
@@ -112,12 +138,10 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
   });
   const scoped = async (stores: Stores) => {
     const access = createAccess(principal, tool, stores);
-    const scopeBy = tool.scopeBy ?? ["websiteId", "organizationId"];
-    if (scopeBy.includes("websiteId") && typeof input.websiteId === "string")
-      await access.website(input.websiteId);
-    if (scopeBy.includes("organizationId") && typeof input.organizationId === "string") {
-      await access.organization(input.organizationId);
-    }
+    const website = scopeValue(tool, input, "websiteId");
+    if (website !== undefined) await access.website(website);
+    const organization = scopeValue(tool, input, "organizationId");
+    if (organization !== undefined) await access.organization(organization);
     return access;
   };
 
@@ -150,7 +174,7 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
   }
 
   const idempotency =
-    typeof input.idempotencyKey === "string"
+    tool.idempotency && typeof input.idempotencyKey === "string"
       ? await claimIdempotency(platform, tool, input, call)
       : undefined;
   if (idempotency?.replay) return idempotency.response;
@@ -193,11 +217,13 @@ function auditEntry(
   };
   const target =
     output && tool.auditTarget ? tool.auditTarget(input, output as Record<string, unknown>) : defaultTarget;
-  const organizationId =
-    resolved.organizationId ?? (output as { organizationId?: string } | undefined)?.organizationId;
+  if (!resolved.organizationId) {
+    // a mutation whose declared scope resolved nothing and whose handler did not say which organization it acted in
+    throw new Error(`${tool.operationId} resolved no organization for its audit entry`);
+  }
   return {
     id: newId(),
-    organizationId: organizationId ?? call.principal.grants[0]?.organizationId ?? "",
+    organizationId: resolved.organizationId,
     at,
     actorType: call.principal.type,
     actorId: call.principal.id,
@@ -224,7 +250,7 @@ async function claimIdempotency(
   input: Record<string, unknown>,
   call: CallOptions,
 ) {
-  const owner = typeof input.organizationId === "string" ? input.organizationId : call.principal.id;
+  const owner = scopeValue(tool, input, "organizationId") ?? call.principal.id;
   const key = `${owner}:${tool.operationId}:${input.idempotencyKey}`;
   const requestHash = createHash("sha256").update(stableJson(input)).digest("hex");
   const claim = await platform.db.transaction((stores) =>
@@ -251,4 +277,15 @@ function stableJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value);
+}
+
+/** The value of the input field a tool declares for a scope, when given. */
+function scopeValue(
+  tool: Tool,
+  input: Record<string, unknown>,
+  kind: "websiteId" | "organizationId",
+): string | undefined {
+  const field = tool.scope?.[kind];
+  const value = field === undefined ? undefined : input[field];
+  return typeof value === "string" ? value : undefined;
 }

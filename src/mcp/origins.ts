@@ -1,5 +1,5 @@
 import { ApiError } from "../kernel/errors.ts";
-import type { PlatformConfig } from "../platform.ts";
+import type { PlatformConfig } from "../kernel/platform.ts";
 
 /** Request headers MCP clients send (both protocol generations), allowed in a CORS preflight. */
 const REQUEST_HEADERS = [

@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { callTool } from "../kernel/pipeline.ts";
+import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
-import type { Platform } from "../platform.ts";
 import { completionOf } from "./docs-resources.ts";
 
 interface PromptArgument {

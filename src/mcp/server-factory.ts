@@ -2,8 +2,8 @@ import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/
 import { productDocs } from "../docs/index.ts";
 import { toApiError } from "../kernel/errors.ts";
 import { callTool, canCall } from "../kernel/pipeline.ts";
+import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
-import type { Platform } from "../platform.ts";
 import {
   completeDocTemplate,
   listDocResources,

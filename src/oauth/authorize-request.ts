@@ -1,5 +1,5 @@
 import type { OAuthClientRecord } from "../db/stores/oauth.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { ClientProblem, resolveClient } from "./clients.ts";
 import { errorPage, oauthJson } from "./http.ts";
 import { matchesRegisteredRedirect } from "./redirect-uris.ts";

@@ -3,7 +3,7 @@ import { checkCsrf, readSession } from "../accounts/session.ts";
 import { requireSignedIn } from "../app/guard.ts";
 import { hashSecret } from "../auth/secrets.ts";
 import { newId } from "../kernel/ids.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { bodyLimit, readUrlEncoded } from "../rest/body.ts";
 import { REQUEST_PARAMS, redirectToClient, validateAuthorizeRequest } from "./authorize-request.ts";
 import { consentOrganizations, renderConsent } from "./consent-page.ts";

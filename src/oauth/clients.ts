@@ -1,5 +1,5 @@
 import type { OAuthClientRecord } from "../db/stores/oauth.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { redirectUriProblem } from "./redirect-uris.ts";
 import { SafeFetchError, safeFetch } from "./safe-fetch.ts";
 import { oauthSettings } from "./settings.ts";

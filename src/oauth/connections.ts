@@ -1,4 +1,4 @@
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { redirectHostOf } from "./redirect-uris.ts";
 
 /** A client the user connected (one consent), as the dashboard lists it. */

@@ -1,6 +1,6 @@
 import { html } from "../app/ui/html.ts";
 import { renderPage } from "../app/ui/layout.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { BodyRefused, bodyLimit, readUrlEncoded } from "../rest/body.ts";
 import { errorResponse } from "../rest/http.ts";
 

@@ -1,5 +1,5 @@
 import type { H3 } from "h3";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { authorizeDecision, authorizePage } from "./authorize.ts";
 import { oauthJson, preflight } from "./http.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";

@@ -1,4 +1,4 @@
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { issuerOf, resourceOf, SCOPES } from "./settings.ts";
 
 /** Protected Resource Metadata of the MCP resource (RFC 9728). */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { H3Event } from "h3";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { bodyLimit, readBodyText } from "../rest/body.ts";
 import { clientIp } from "../rest/request-meta.ts";
 import { ClientProblem, checkRedirectUris, clientName } from "./clients.ts";

@@ -1,5 +1,5 @@
 import type { BucketSpec } from "../db/database.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 
 /** Scopes of the MCP resource: read-only tools, and everything the consented role allows. */
 export const SCOPES = ["mcp:read", "mcp:write"] as const;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { H3 } from "h3";
 import { migrationsFolder } from "../db/migrations-folder.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { json } from "../rest/http.ts";
 
 const latest = new Map<string, number>();

@@ -1,5 +1,5 @@
 import pino from "pino";
-import type { Logger } from "../platform.ts";
+import type { Logger } from "../kernel/platform.ts";
 
 /** `json`: one JSON object per line (serve); `pretty`: one short human line per event (dev). */
 export type LogFormat = "json" | "pretty";

@@ -3,7 +3,7 @@ import type { H3 } from "h3";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Database } from "../db/database.ts";
 import { onSandboxJob, sandboxPoolStats } from "../framework/sandbox/pool.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { json } from "../rest/http.ts";
 
 /** The platform's Prometheus metrics (see docs/operations.md for every name and label). */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Platform } from "../kernel/platform.ts";
 import { type RequestRecord, runInRequest } from "../kernel/request-scope.ts";
-import type { Platform } from "../platform.ts";
 
 /** What a request was when no operation named itself: by its path (a bounded set, for metric labels). */
 function kindOf(path: string): string {

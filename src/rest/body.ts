@@ -1,5 +1,5 @@
 import { ApiError } from "../kernel/errors.ts";
-import type { PlatformConfig } from "../platform.ts";
+import type { PlatformConfig } from "../kernel/platform.ts";
 
 /**
  * The one reader of request bodies: every route that reads a body reads it here (a test fails on any other

@@ -1,8 +1,8 @@
 import type { Tool } from "../kernel/define-tool.ts";
 import { errorStatus } from "../kernel/errors.ts";
 import { type JsonSchema, jsonSchemasOf, pathParamsOf } from "../kernel/json-schema.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { resourceOf } from "../oauth/settings.ts";
-import type { Platform } from "../platform.ts";
 
 const errorSchema: JsonSchema = {
   type: "object",

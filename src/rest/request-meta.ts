@@ -1,7 +1,7 @@
 import { getRequestIP, type H3Event } from "h3";
 import { newId } from "../kernel/ids.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { currentRequestId } from "../kernel/request-scope.ts";
-import type { Platform } from "../platform.ts";
 
 const requestIds = new WeakMap<Request, string>();
 

@@ -5,9 +5,9 @@ import type { Tool } from "../kernel/define-tool.ts";
 import { ApiError, toApiError } from "../kernel/errors.ts";
 import { jsonSchemasOf, pathParamsOf } from "../kernel/json-schema.ts";
 import { callTool } from "../kernel/pipeline.ts";
+import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
 import { noteOperation } from "../kernel/request-scope.ts";
-import type { Platform } from "../platform.ts";
 import { bodyLimit } from "./body.ts";
 import { isJson, readFileInput } from "./file-input.ts";
 import { errorResponse, json, queryInput, readJsonObject } from "./http.ts";
@@ -22,7 +22,7 @@ export function registerRestRoutes(app: H3, platform: Platform): void {
     () => new Response(document, { headers: { "content-type": "application/json" } }),
   );
 
-  registerOperationRoutes(app, platform, "/v1", (event) =>
+  registerOperationRoutes(app, platform, "/v1", "rest", (event) =>
     authenticate(platform, event.req, clientIp(event, platform)).catch((error: unknown) => {
       throw withBearerChallenge(error, event.req);
     }),
@@ -89,6 +89,7 @@ export function registerOperationRoutes(
   app: H3,
   platform: Platform,
   prefix: string,
+  transport: "rest" | "app",
   authenticator: Authenticator,
 ): void {
   for (const tool of platform.registry.tools) {
@@ -118,7 +119,7 @@ export function registerOperationRoutes(
         const call = async (page: Record<string, unknown>) =>
           (await callTool(platform, tool, page, {
             principal,
-            transport: "rest",
+            transport,
             requestId: requestIdOf(event),
           })) as Record<string, unknown>;
         const output = await call(input);

@@ -1,6 +1,6 @@
 import { TEMPORARY_FILE_GRACE_MS } from "../blobs/index.ts";
 import type { PurgeCounts, RetentionPolicy } from "../db/stores/housekeeping.ts";
-import type { Platform } from "../platform.ts";
+import type { Platform } from "../kernel/platform.ts";
 import { purgeAnalytics, rollUpAnalytics } from "./analytics/housekeeping.ts";
 import { recheckDomains } from "./domains/recheck.ts";
 

@@ -89,6 +89,8 @@ describeMatrix("accounts: the session on the API host and the same-origin API", 
     const entry = audit.body.items.find((e: { operationId: string }) => e.operationId === "websites.create");
     expect(entry.actor).toStrictEqual({ type: "user", id: user.id, label: "Grace" });
     expect(entry.outcome).toBe("success");
+    expect(entry.transport).toBe("app"); // the dashboard's scripts, not a REST client
+    expect(entry.organizationId).toBe(organizationId);
   });
 
   it("refuses a session and an API key together, and an ended session", async () => {

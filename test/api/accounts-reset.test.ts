@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sha256Hex } from "../../src/accounts/session.ts";
-import type { PlatformConfig } from "../../src/platform.ts";
+import type { PlatformConfig } from "../../src/kernel/platform.ts";
 import { AppClient, flashText } from "../support/app-client.ts";
 import { describeMatrix } from "../support/matrix.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";

@@ -4,6 +4,7 @@ import { callTool } from "../../src/kernel/pipeline.ts";
 import { createPlatform } from "../../src/platform.ts";
 import { createApp } from "../../src/server.ts";
 import { ensureLocalOwner } from "../../src/services/organizations/bootstrap.ts";
+import { tools } from "../../tools/index.ts";
 import { dialects, openTestDatabase } from "../support/databases.ts";
 import { describeMatrix } from "../support/matrix.ts";
 
@@ -133,8 +134,8 @@ for (const dialect of dialects) {
       const database = await openTestDatabase(dialect.name);
       const second = await openDatabase({ url: database.url });
       try {
-        const nodeA = createApp(await createPlatform({ db: database.db }));
-        const platformB = await createPlatform({ db: second });
+        const nodeA = createApp(await createPlatform({ tools, db: database.db }));
+        const platformB = await createPlatform({ tools, db: second });
         const nodeB = createApp(platformB);
         const local = await ensureLocalOwner(database.db);
         const create = platformB.registry.byOperationId("apiKeys.create")!;

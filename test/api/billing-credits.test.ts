@@ -19,7 +19,7 @@ async function organization(ctx: MatrixContext, name: string) {
   const organizationId = owner.organization.id;
   const db = ctx.t.platform.db;
   const call = (operationId: string, input: Record<string, unknown> = {}) =>
-    ctx.t.call(operationId, { organizationId, ...input }, owner.principal);
+    ctx.t.callUnchecked(operationId, { organizationId, ...input }, owner.principal);
   const complete = (paymentUrl: string) =>
     completeCheckoutSession(db, organizationId, paymentUrl.split("/").pop()!);
   return {

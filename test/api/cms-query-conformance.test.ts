@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database.ts";
 import { newId } from "../../src/kernel/ids.ts";
+import { tools } from "../../tools/index.ts";
 import { dialects } from "../support/databases.ts";
 import { describeMatrix } from "../support/matrix.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
@@ -292,6 +293,7 @@ for (const d of dialects.filter((x) => x.name === "pg")) {
       const { join } = await import("node:path");
       const { tmpdir } = await import("node:os");
       const other = await createPlatform({
+        tools,
         db: second,
         blobs: fsBlobStore(join(tmpdir(), `sw-blobs-${newId()}`)),
         log: { info: () => undefined, error: () => undefined },

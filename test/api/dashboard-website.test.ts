@@ -283,7 +283,7 @@ for (const dialect of dialects) {
       const live = await liveId();
       const deployments = await t.call("websiteSourceCode.deployments.list", { websiteId: site.id });
       const other = deployments.items.find((d: { published: boolean }) => !d.published);
-      const rollback = await editor.post(`${base}/deployments/${other.id}/rollback`, {});
+      const rollback = await editor.post(`${base}/deployments/${other!.id}/rollback`, {});
       expect(rollback.status).toBe(403);
       expect((await editor.post(`${base}/publish`, {})).status).toBe(403);
       expect(await liveId()).toBe(live);

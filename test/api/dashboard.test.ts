@@ -101,7 +101,7 @@ for (const dialect of dialects) {
       expect(websites).not.toContain("http://dash-site.localhost:8787/");
       expect(websites).toContain("Not published yet");
       const website = (await t.call("websites.list", { organizationId: org }, await principal(t, owner)))
-        .items[0];
+        .items[0]!;
       const pages: [string, string][] = [
         [`${base}/api-keys`, "Active keys"],
         [`${base}/members`, "Olivia Owner"],
@@ -245,7 +245,7 @@ for (const dialect of dialects) {
 
     it("grants, invites and revokes website editors; revokes and resends invitations", async () => {
       const p = await principal(t, owner);
-      const website = (await t.call("websites.list", { organizationId: org }, p)).items[0];
+      const website = (await t.call("websites.list", { organizationId: org }, p)).items[0]!;
       const editors = `${base}/websites/${website.id}/editors`;
       const erin = await client(t, "erin@example.test", "Erin Editor");
       expect(
@@ -273,7 +273,7 @@ for (const dialect of dialects) {
       expect(invitations).toContain("finn@example.test");
       const id = (
         await t.call("organizations.invitations.list", { organizationId: org, status: "pending" }, p)
-      ).items[0].id;
+      ).items[0]!.id;
       // Resent within a minute of sending: refused with the operation's message, nothing crashes.
       const resent = await owner.post(`${base}/invitations/${id}/resend`);
       expect(resent.status).toBe(429);

@@ -45,7 +45,7 @@ describeMatrix(
       });
       const apex = `${unique("apex")}.example`;
       const added = await ctx.t.call("domains.add", { websiteId: website.id, hostname: apex });
-      dns.set(added.records[0].name, "TXT", [added.records[0].value]);
+      dns.set(added.records[0]!.name, "TXT", [added.records[0]!.value]);
       await ctx.t.call("domains.verify", { websiteId: website.id, domainId: added.id });
       const pending = await ctx.t.call("domains.add", { websiteId: website.id, hostname: `shop.${apex}` });
       return { website, apex, added, pending };

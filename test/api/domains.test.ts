@@ -52,7 +52,7 @@ describeMatrix(
       expect((await ctx.request("GET", `/websites/${a.id}/domains`)).body.items).toEqual([]);
 
       await givePlan(ctx, 1);
-      const before = (await billing(ctx)).billableSiteCount;
+      const before = (await billing(ctx)).billableSiteCount ?? 0;
       const added = await ctx.request("POST", `/websites/${a.id}/domains`, {
         body: { hostname: `${unique("one")}.example.com` },
       });

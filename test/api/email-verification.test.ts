@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { issueVerification, VERIFY_TTL_MS } from "../../src/accounts/email-verification.ts";
 import { sha256Hex } from "../../src/accounts/session.ts";
-import type { Platform, PlatformConfig } from "../../src/platform.ts";
+import type { Platform, PlatformConfig } from "../../src/kernel/platform.ts";
 import { AppClient, flashText } from "../support/app-client.ts";
 import { describeMatrix } from "../support/matrix.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";

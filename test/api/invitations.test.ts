@@ -214,6 +214,7 @@ describeMatrix("organization invitations", (ctx) => {
         output: z.object({ id: z.string() }),
         access: "admin",
         annotations: presets.create,
+        scope: { organizationId: "organizationId" },
         http: { method: "POST", path: "/test" },
         async handler(input, hctx) {
           await hctx.stores.organizations.update(input.organizationId, {

@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)("dashboard and consent screens at desktop and mobi
       name: "Olivia",
     });
     userId = user.id;
-    const organizationId = (await t.callAsUser(userId, "organizations.list", {})).items[0].id;
+    const organizationId = (await t.callAsUser(userId, "organizations.list", {})).items[0]!.id;
     base = `/orgs/${organizationId}`;
     websites = [];
     for (const name of ["Harbor Cafe — seasonal menu and opening hours", "Studio Notes"]) {

@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)("the website page in headless Chromium", () => {
 
   it("sends a signed-in user from the preview host's 401 page through sign-in to the preview", async () => {
     const user = await signUp(t.platform, { email: "pia@example.test", password: PASSWORD, name: "Pia" });
-    const organizationId = (await t.callAsUser(user.id, "organizations.list", {})).items[0].id;
+    const organizationId = (await t.callAsUser(user.id, "organizations.list", {})).items[0]!.id;
     const website = await t.callAsUser(user.id, "websites.create", { name: "Pia Studio", organizationId });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();

@@ -112,7 +112,7 @@ it("gets a certificate for a verified custom domain from Caddy on demand, and no
     websiteId: website.id,
     hostname: "caddy-pending.example.com",
   });
-  dns.set(added.records[0].name, "TXT", [added.records[0].value]);
+  dns.set(added.records[0]!.name, "TXT", [added.records[0]!.value]);
   expect((await t.call("domains.verify", { websiteId: website.id, domainId: added.id })).status).toBe(
     "verified",
   );

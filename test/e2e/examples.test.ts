@@ -37,7 +37,7 @@ describe("examples against a real server", () => {
       plan: "pro",
       interval: "monthly",
     });
-    await completeCheckoutSession(t.platform.db, organizationId, paymentUrl.split("/").pop()!);
+    await completeCheckoutSession(t.platform.db, organizationId, paymentUrl!.split("/").pop()!);
     const result = await run(process.execPath, ["--import", "tsx", "examples/analytics-traffic.ts"], {
       SITEWRIGHT_URL: `${server.url}/v1/mcp`,
       SITEWRIGHT_API_KEY: t.adminKey.plaintextKey,
@@ -163,7 +163,7 @@ describe("examples against a real server", () => {
       "apiKeys.revoke rest success",
       "websites.delete rest success",
     ]);
-    await expect(t.call("websites.get", { websiteId: key.access.websiteIds[0] })).rejects.toMatchObject({
+    await expect(t.call("websites.get", { websiteId: key.access.websiteIds[0]! })).rejects.toMatchObject({
       kind: "not_found",
     });
   });

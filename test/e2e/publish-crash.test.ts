@@ -5,6 +5,7 @@
 // one of the two versions of the home page.
 //
 // SITEWRIGHT_CRASH_SEED (default 20260501) seeds the delays; SITEWRIGHT_CRASH_KILLS (default 9) sets the kills.
+
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -17,6 +18,7 @@ import { callTool } from "../../src/kernel/pipeline.ts";
 import { createPlatform } from "../../src/platform.ts";
 import { createApp } from "../../src/server.ts";
 import { ensureLocalOwner } from "../../src/services/organizations/bootstrap.ts";
+import { tools } from "../../tools/index.ts";
 import { dialects, openTestDatabase } from "../support/databases.ts";
 import { crashVersions, STAMP_FILES, stampFiles, versionOf } from "../support/publish-loop.ts";
 
@@ -256,6 +258,7 @@ for (const dialect of dialects) {
       cleanups.push(() => database.dispose());
       const blobRoot = join(database.dir, "blobs");
       const platform = await createPlatform({
+        tools,
         db: database.db,
         blobs: fsBlobStore(blobRoot),
         log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },

@@ -7,6 +7,7 @@
 // for SITEWRIGHT_DRAIN_DELAY_MS, then refuses new connections and finishes the requests it accepted (a publish's
 // build included). So every request of the load, to either node, must get its 2xx answer: none refused, none
 // cut, and every acknowledged write is in the database afterwards.
+
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fsBlobStore } from "../../src/blobs/index.ts";
 import { createPlatform } from "../../src/platform.ts";
 import { runHousekeeping } from "../../src/services/housekeeping.ts";
+import { tools } from "../../tools/index.ts";
 import { rawQuery } from "../stores/fixtures.ts";
 import { dialects, openTestDatabase, type TestDatabase } from "../support/databases.ts";
 import { rawRequest } from "../support/hosting.ts";
@@ -126,7 +128,7 @@ describe.skipIf(!pg.available)(
       const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
       utimesSync(join(folder, sha256), old, old);
 
-      const sweeper = await createPlatform({ db: database.db, blobs: fsBlobStore(blobRoot) });
+      const sweeper = await createPlatform({ tools, db: database.db, blobs: fsBlobStore(blobRoot) });
       const website = (await api(a, "POST", "/websites", { organizationId, name: "Swept" })).body;
       const publishing = api(a, "POST", "/websiteSourceCode/head/publish", { websiteId: website.id });
       const sweeps: number[] = [];

@@ -38,7 +38,7 @@ for (const dialect of dialects) {
         plan: "pro",
         interval: "monthly",
       });
-      await completeCheckoutSession(t.platform.db, organizationId, paymentUrl.split("/").pop()!);
+      await completeCheckoutSession(t.platform.db, organizationId, paymentUrl!.split("/").pop()!);
       // Visits spread over the three days and their hours: 1 to 4 page views each, some with a custom event.
       let n = 0;
       for (let day = 0; day < 3; day++) {

@@ -166,7 +166,7 @@ for (const dialect of dialects) {
       expect(again).toMatchObject({ sessions: 0, passwordResets: 0, oauthCodes: 0, oauthTokens: 0, mail: 0 });
       const read = await t.call("websiteSourceCode.files.get", {
         websiteId: site.id,
-        path: files.items[0].path,
+        path: files.items[0]!.path,
       });
       expect(read.content.length).toBeGreaterThan(0);
     });

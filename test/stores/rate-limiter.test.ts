@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type BucketSpec, type Database, openDatabase, type RateLimiter } from "../../src/db/database.ts";
-import { defaultConfig } from "../../src/platform.ts";
+import { defaultConfig } from "../../src/kernel/platform.ts";
 import { dialects, openTestDatabase, type TestDatabase } from "../support/databases.ts";
 
 const buckets = defaultConfig().rateLimits;

@@ -15,6 +15,7 @@ import { callTool } from "../../src/kernel/pipeline.ts";
 import { createPlatform } from "../../src/platform.ts";
 import { createApp, listen } from "../../src/server.ts";
 import { ensureLocalOwner } from "../../src/services/organizations/bootstrap.ts";
+import { tools } from "../../tools/index.ts";
 
 async function main(): Promise<void> {
   const [dir, maxBodyBytes, bodyTimeoutMs] = process.argv.slice(2);
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   }
   const db = await openDatabase({ url: join(dir, "sitewright.db") });
   const platform = await createPlatform({
+    tools,
     db,
     dataDir: dir,
     config: { maxBodyBytes: Number(maxBodyBytes), bodyTimeoutMs: Number(bodyTimeoutMs) },

@@ -3,7 +3,8 @@ import type { DeploymentOutputRecord } from "../../src/db/stores/deployments.ts"
 import { buildSite } from "../../src/framework/index.ts";
 import type { BuildResult } from "../../src/framework/types.ts";
 import { newId } from "../../src/kernel/ids.ts";
-import type { Platform } from "../../src/platform.ts";
+import type { Platform } from "../../src/kernel/platform.ts";
+import { formsOfBuild } from "../../src/services/publishing/deployments.ts";
 
 /**
  * Publishes a build the way the publishing service will: every page and asset into the blob store, then one
@@ -43,6 +44,7 @@ export async function publishBuild(
       [],
     );
     await s.deployments.insertOutputs(id, outputs);
+    await s.forms.insertDeploymentForms(id, formsOfBuild(result));
     if (options.publish !== false) await s.deployments.setPublished(websiteId, id, now);
   });
   return id;
@@ -87,7 +89,7 @@ export function rawRequest(
   port: number,
   host: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: Uint8Array | string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -113,6 +115,6 @@ export function rawRequest(
       },
     );
     req.on("error", reject);
-    req.end();
+    req.end(options.body);
   });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from "vitest";
-import type { PlatformConfig } from "../../src/platform.ts";
+import type { PlatformConfig } from "../../src/kernel/platform.ts";
 import { type Listening, listen } from "../../src/server.ts";
 import { type Dialect, dialects } from "./databases.ts";
 import { createTestPlatform, type TestPlatform } from "./platform.ts";

@@ -4,8 +4,9 @@ import { loadUserPrincipal } from "../../src/auth/users.ts";
 import { fsBlobStore } from "../../src/blobs/index.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { callTool } from "../../src/kernel/pipeline.ts";
+import type { Platform, PlatformConfig } from "../../src/kernel/platform.ts";
 import type { Principal } from "../../src/kernel/principal.ts";
-import { createPlatform, type Platform, type PlatformConfig } from "../../src/platform.ts";
+import { createPlatform } from "../../src/platform.ts";
 import { createApp } from "../../src/server.ts";
 import type { BillingProvider } from "../../src/services/billing/provider.ts";
 import {
@@ -14,6 +15,7 @@ import {
   type LocalOwner,
   ownerOf,
 } from "../../src/services/organizations/bootstrap.ts";
+import { type OperationId, type OperationInput, type OperationOutput, tools } from "../../tools/index.ts";
 import { type Dialect, openTestDatabase } from "./databases.ts";
 
 export interface CreatedKey {
@@ -34,9 +36,15 @@ export interface TestPlatform {
   /** An organization-wide admin key of the local organization. */
   adminKey: CreatedKey;
   /** Runs an operation in-process as `principal` (the owner by default): how tests reach owner-only tools. */
-  call(operationId: string, input: unknown, principal?: Principal): Promise<any>;
+  call<Id extends OperationId>(
+    operationId: Id,
+    input: OperationInput<Id>,
+    principal?: Principal,
+  ): Promise<OperationOutput<Id>>;
+  /** Like `call`, for what the types forbid: invalid input on purpose, or an operation id chosen at run time. */
+  callUnchecked(operationId: string, input: unknown, principal?: Principal): Promise<any>;
   createKey(
-    access: Record<string, unknown>,
+    access: OperationInput<"apiKeys.create">["access"],
     options?: { name?: string; organizationId?: string; expiresAt?: string },
   ): Promise<CreatedKey>;
   createWebsite(
@@ -55,7 +63,11 @@ export interface TestPlatform {
     options?: { verified?: boolean },
   ): Promise<{ id: string; email: string; name: string }>;
   /** Runs an operation in-process as a signed-in user, with their principal as the database says now. */
-  callAsUser(userId: string, operationId: string, input: unknown): Promise<any>;
+  callAsUser<Id extends OperationId>(
+    userId: string,
+    operationId: Id,
+    input: OperationInput<Id>,
+  ): Promise<OperationOutput<Id>>;
   close(): Promise<void>;
 }
 
@@ -66,6 +78,7 @@ export async function createTestPlatform(
 ): Promise<TestPlatform> {
   const database = await openTestDatabase(dialect, options.now ? { now: options.now } : {});
   const platform = await createPlatform({
+    tools,
     db: database.db,
     blobs: fsBlobStore(join(database.dir, "blobs")),
     config: options.config,
@@ -73,12 +86,13 @@ export async function createTestPlatform(
     log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
   });
   const local = await ensureLocalOwner(database.db);
-  const call: TestPlatform["call"] = (operationId, input, principal = local.principal) =>
+  const callUnchecked: TestPlatform["callUnchecked"] = (operationId, input, principal = local.principal) =>
     callTool(platform, platform.registry.byOperationId(operationId)!, input, {
       principal,
       transport: "internal",
       requestId: "req_test",
     });
+  const call = callUnchecked as TestPlatform["call"];
   const createKey: TestPlatform["createKey"] = (access, opts = {}) =>
     call("apiKeys.create", {
       organizationId: opts.organizationId ?? local.organization.id,
@@ -95,6 +109,7 @@ export async function createTestPlatform(
     blobRoot: join(database.dir, "blobs"),
     adminKey,
     call,
+    callUnchecked,
     createKey,
     createWebsite: (name, organizationId) =>
       call("websites.create", { name, organizationId: organizationId ?? local.organization.id }),

@@ -15,6 +15,7 @@
 //   published <i> <version> <deployment>  committed
 //
 // It stops by itself when its stdin closes (the test went away) or after two minutes.
+
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fsBlobStore } from "../../src/blobs/index.ts";
@@ -22,6 +23,7 @@ import { type Database, openDatabase } from "../../src/db/database.ts";
 import { callTool } from "../../src/kernel/pipeline.ts";
 import { createPlatform } from "../../src/platform.ts";
 import { ensureLocalOwner } from "../../src/services/organizations/bootstrap.ts";
+import { tools } from "../../tools/index.ts";
 
 /** The two versions of the home page the loop alternates between (the test builds the same two). */
 export const crashVersions = {
@@ -72,6 +74,7 @@ async function main(): Promise<void> {
       }),
   };
   const platform = await createPlatform({
+    tools,
     db,
     blobs: fsBlobStore(blobRoot),
     log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },

@@ -1,5 +1,5 @@
 // Email verification in tests: the link the platform mailed, opened by the account's own session.
-import type { Platform } from "../../src/platform.ts";
+import type { Platform } from "../../src/kernel/platform.ts";
 import type { AppClient } from "./app-client.ts";
 
 const LINK = /https?:\/\/[^\s]+(\/account\/verify-email\?token=[\w-]{43})/;

@@ -5,7 +5,7 @@ import { hashPassword, verifyPassword } from "../../src/accounts/passwords.ts";
 import { readSession, SESSION_TTL_MS, sha256Hex, startSession } from "../../src/accounts/session.ts";
 import { safeReturnPath } from "../../src/app/return-path.ts";
 import { SESSION_COOKIE } from "../../src/auth/authenticate.ts";
-import type { Platform } from "../../src/platform.ts";
+import type { Platform } from "../../src/kernel/platform.ts";
 import { createTestPlatform } from "../support/platform.ts";
 
 const platformAt = (appUrl: string) => ({ config: { appUrl } }) as Platform;

@@ -7,11 +7,19 @@ import {
 } from "../../src/app/pages/website/cms-fields.ts";
 
 const field = (key: string, type: string, extra: Partial<CmsField> = {}): CmsField => ({
+  id: `fld_${key}`,
+  collectionId: "col_test",
   key,
   name: key,
   type,
   helpText: "",
   required: false,
+  unique: false,
+  defaultValue: null,
+  validations: {},
+  position: 0,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
   ...extra,
 });
 

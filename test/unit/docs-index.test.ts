@@ -83,7 +83,7 @@ describe("documentation index", () => {
 describe("MCP prompts", () => {
   it("name only tools that exist over MCP, and need only operations that exist", () => {
     const names = new Set(tools.filter((t) => t.mcp !== false).map((t) => t.mcpName));
-    const ids = new Set(tools.map((t) => t.operationId));
+    const ids = new Set<string>(tools.map((t) => t.operationId));
     for (const prompt of prompts) {
       const text = prompt.text({ website: "w", description: "d", name: "n", topic: "t" }, undefined);
       const mentioned = [...text.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)].map((m) => m[0]);

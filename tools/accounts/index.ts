@@ -3,4 +3,7 @@ import type { Tool } from "../../src/kernel/define-tool.ts";
 import accountsConnectedClientsRevoke from "./connected-clients-revoke.ts";
 import accountsSignUp from "./sign-up.ts";
 
-export const accountsTools: readonly Tool[] = [accountsSignUp, accountsConnectedClientsRevoke];
+export const accountsTools = [
+  accountsSignUp,
+  accountsConnectedClientsRevoke,
+] as const satisfies readonly Tool[];

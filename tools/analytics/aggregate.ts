@@ -46,6 +46,7 @@ export default defineTool({
       .describe("Percent change of each metric from the previous period (null where it was 0)."),
   }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/analytics/aggregate" },
   async handler(input, ctx) {
     await readableWebsite(ctx, input.websiteId);

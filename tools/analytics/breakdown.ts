@@ -38,6 +38,7 @@ export default defineTool({
   input: z.object({ ...breakdownInput, cursor: fields.cursor(), limit: fields.limit() }).strict(),
   output: listOf(metrics.extend({ value: z.string().describe("The dimension's value.") })),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/analytics/breakdown" },
   async handler(input, ctx) {
     await readableWebsite(ctx, input.websiteId);

@@ -46,6 +46,7 @@ export default defineTool({
     nextCursor: z.string().nullable().describe("Pass as cursor for the next rows; null after the last."),
   }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/analytics/export" },
   textStream: {
     contentType: "text/csv; charset=utf-8",

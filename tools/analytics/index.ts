@@ -8,7 +8,7 @@ import analyticsSettingsGet from "./settings-get.ts";
 import analyticsSettingsUpdate from "./settings-update.ts";
 import analyticsTimeseries from "./timeseries.ts";
 
-export const analyticsTools: readonly Tool[] = [
+export const analyticsTools = [
   analyticsAggregate,
   analyticsTimeseries,
   analyticsBreakdown,
@@ -16,4 +16,4 @@ export const analyticsTools: readonly Tool[] = [
   analyticsExport,
   analyticsSettingsGet,
   analyticsSettingsUpdate,
-];
+] as const satisfies readonly Tool[];

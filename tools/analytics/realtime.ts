@@ -21,6 +21,7 @@ export default defineTool({
     pages: z.array(z.object({ path: z.string(), visitors: z.number().int() })),
   }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/analytics/realtime" },
   async handler(input, ctx) {
     await readableWebsite(ctx, input.websiteId);

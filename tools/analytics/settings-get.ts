@@ -15,6 +15,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: settings,
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/analytics/settings" },
   async handler(input, ctx) {
     await ctx.access.website(input.websiteId);

@@ -35,6 +35,7 @@ export default defineTool({
     .strict(),
   output: settings,
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "PATCH", path: "/websites/{websiteId}/analytics/settings" },
   auditTarget: (input) => ({ type: "analytics.settings", id: input.websiteId }),
   async handler(input, ctx) {

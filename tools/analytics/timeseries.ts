@@ -41,6 +41,7 @@ export default defineTool({
     ),
   }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/analytics/timeseries" },
   async handler(input, ctx) {
     await readableWebsite(ctx, input.websiteId);

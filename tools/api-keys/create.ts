@@ -25,6 +25,7 @@ export default defineTool({
     .strict(),
   output: apiKeyWithSecret,
   annotations: presets.create,
+  scope: { organizationId: "organizationId" },
   http: { method: "POST", path: "/apiKeys" },
   async handler(input, ctx) {
     const expiresAt = input.expiresAt ? toMs(input.expiresAt) : null;

@@ -7,11 +7,11 @@ import apiKeysRevoke from "./revoke.ts";
 import apiKeysRotate from "./rotate.ts";
 import apiKeysUpdate from "./update.ts";
 
-export const apiKeysTools: readonly Tool[] = [
+export const apiKeysTools = [
   apiKeysList,
   apiKeysCreate,
   apiKeysGet,
   apiKeysUpdate,
   apiKeysRotate,
   apiKeysRevoke,
-];
+] as const satisfies readonly Tool[];

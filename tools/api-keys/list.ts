@@ -34,6 +34,7 @@ export default defineTool({
     }),
   output: listOf(apiKey),
   annotations: presets.read,
+  scope: { websiteId: "websiteId", organizationId: "organizationId" },
   http: { method: "GET", path: "/apiKeys" },
   async handler(input, ctx) {
     const rows = await ctx.stores.apiKeys.list({

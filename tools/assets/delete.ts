@@ -23,6 +23,7 @@ export default defineTool({
     .strict(),
   output: asset,
   annotations: presets.delete,
+  scope: { websiteId: "websiteId" },
   http: { method: "DELETE", path: "/websites/{websiteId}/assets/{assetId}" },
   async prepare(input, ctx) {
     if (input.force) return { deploymentId: null, paths: [] };

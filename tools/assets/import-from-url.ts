@@ -24,6 +24,7 @@ export default defineTool({
     .strict(),
   output: asset,
   annotations: presets.createOpenWorld,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websites/{websiteId}/assets/import" },
   async prepare(input, ctx) {
     const fetched = await fetchForImport(ctx.platform, input.url);

@@ -8,7 +8,7 @@ import assetsUpdate from "./update.ts";
 import assetsUpload from "./upload.ts";
 import assetsUsageList from "./usage-list.ts";
 
-export const assetsTools: readonly Tool[] = [
+export const assetsTools = [
   assetsUpload,
   assetsImportFromUrl,
   assetsList,
@@ -16,4 +16,4 @@ export const assetsTools: readonly Tool[] = [
   assetsUpdate,
   assetsDelete,
   assetsUsageList,
-];
+] as const satisfies readonly Tool[];

@@ -37,6 +37,7 @@ export default defineTool({
     .strict(),
   output: listOf(asset),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/assets" },
   async handler(input, ctx) {
     const website = await requireWebsite(ctx.stores, input.websiteId);

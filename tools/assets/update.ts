@@ -25,6 +25,7 @@ export default defineTool({
     .strict(),
   output: asset,
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "PATCH", path: "/websites/{websiteId}/assets/{assetId}" },
   async handler(input, ctx) {
     if (input.name === undefined && input.alt === undefined && input.folder === undefined) {

@@ -30,6 +30,7 @@ export default defineTool({
     .strict(),
   output: asset,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: {
     method: "POST",
     path: "/websites/{websiteId}/assets",

@@ -16,6 +16,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), assetId: assetId() }).strict(),
   output: usage,
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/assets/{assetId}/usage" },
   async prepare(input, ctx) {
     const found = await ctx.read((stores) => requireAsset(stores, input.websiteId, input.assetId));

@@ -2,4 +2,4 @@
 import type { Tool } from "../../src/kernel/define-tool.ts";
 import auditLogList from "./list.ts";
 
-export const auditLogTools: readonly Tool[] = [auditLogList];
+export const auditLogTools = [auditLogList] as const satisfies readonly Tool[];

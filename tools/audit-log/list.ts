@@ -17,7 +17,7 @@ const entry = z.object({
     label: z.string().describe("The key's name or the user's name at the time."),
   }),
   operationId: z.string().describe("The operation performed, e.g. apiKeys.revoke."),
-  transport: z.enum(["rest", "mcp", "dashboard", "internal"]),
+  transport: z.enum(["rest", "mcp", "dashboard", "app", "internal"]),
   requestId: z.string().describe("X-Request-Id of the request."),
   websiteId: z.string().nullable(),
   target: z.object({ type: z.string().nullable(), id: z.string().nullable() }),
@@ -46,8 +46,8 @@ export default defineTool({
     })
     .strict(),
   output: listOf(entry),
-  scopeBy: ["organizationId"],
   annotations: presets.read,
+  scope: { organizationId: "organizationId", filterOnly: ["websiteId"] },
   http: { method: "GET", path: "/organizations/{organizationId}/audit-log" },
   async handler(input, ctx) {
     const from = input.from ? toMs(input.from) : undefined;

@@ -13,6 +13,7 @@ export default defineTool({
   input: aiCreditTierInput,
   output: priceProjection,
   annotations: presets.readOpenWorld,
+  scope: { organizationId: "organizationId" },
   http: { method: "POST", path: "/billing/ai-credit-tier/preview" },
   async handler({ organizationId, idempotencyKey: _, ...change }, ctx) {
     return ctx.platform.billing.previewAiCreditTier(billingCall(ctx, organizationId), change);

@@ -13,6 +13,8 @@ export default defineTool({
   input: aiCreditTierInput,
   output: paymentResult,
   annotations: presets.createOpenWorld,
+  scope: { organizationId: "organizationId" },
+  idempotency: true,
   http: { method: "POST", path: "/billing/ai-credit-tier" },
   async handler({ organizationId, idempotencyKey: _, ...change }, ctx) {
     return ctx.platform.billing.updateAiCreditTier(billingCall(ctx, organizationId), change);

@@ -9,7 +9,7 @@ import billingStateGet from "./state-get.ts";
 import billingUsageTopUpCheckout from "./usage-top-up-checkout.ts";
 import billingUsageTopUpPreview from "./usage-top-up-preview.ts";
 
-export const billingTools: readonly Tool[] = [
+export const billingTools = [
   billingAiCreditTierPreviewChange,
   billingAiCreditTierUpdate,
   billingPlanCheckoutChange,
@@ -18,4 +18,4 @@ export const billingTools: readonly Tool[] = [
   billingStateGet,
   billingUsageTopUpCheckout,
   billingUsageTopUpPreview,
-];
+] as const satisfies readonly Tool[];

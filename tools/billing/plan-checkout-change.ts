@@ -13,6 +13,8 @@ export default defineTool({
   input: planChangeInput,
   output: paymentResult,
   annotations: presets.createOpenWorld,
+  scope: { organizationId: "organizationId" },
+  idempotency: true,
   http: { method: "POST", path: "/billing/plan/checkout" },
   async handler({ organizationId, idempotencyKey: _, ...change }, ctx) {
     return ctx.platform.billing.checkoutPlanChange(billingCall(ctx, organizationId), change);

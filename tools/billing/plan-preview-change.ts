@@ -13,6 +13,7 @@ export default defineTool({
   input: planChangeInput,
   output: priceProjection,
   annotations: presets.readOpenWorld,
+  scope: { organizationId: "organizationId" },
   http: { method: "POST", path: "/billing/plan/preview" },
   async handler({ organizationId, idempotencyKey: _, ...change }, ctx) {
     return ctx.platform.billing.previewPlanChange(billingCall(ctx, organizationId), change);

@@ -22,6 +22,7 @@ export default defineTool({
     .strict(),
   output: z.object({ url: z.string().describe("The billing portal session URL.") }).strict(),
   annotations: presets.createOpenWorld,
+  scope: { organizationId: "organizationId" },
   http: { method: "POST", path: "/billing/portal" },
   async handler(input, ctx) {
     return ctx.platform.billing.openPortal(billingCall(ctx, input.organizationId), input.returnUrl);

@@ -14,6 +14,7 @@ export default defineTool({
   input: z.object({ organizationId: organizationId() }).strict(),
   output: billingState,
   annotations: presets.readOpenWorld,
+  scope: { organizationId: "organizationId" },
   http: { method: "GET", path: "/billing/state" },
   async handler(input, ctx) {
     return ctx.platform.billing.state(billingCall(ctx, input.organizationId));

@@ -13,6 +13,8 @@ export default defineTool({
   input: topUpInput,
   output: paymentResult,
   annotations: presets.createOpenWorld,
+  scope: { organizationId: "organizationId" },
+  idempotency: true,
   http: { method: "POST", path: "/billing/usage-top-up/checkout" },
   async handler({ organizationId, idempotencyKey: _, ...topUp }, ctx) {
     return ctx.platform.billing.checkoutUsageTopUp(billingCall(ctx, organizationId), topUp);

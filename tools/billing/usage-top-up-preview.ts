@@ -13,6 +13,7 @@ export default defineTool({
   input: topUpInput,
   output: priceProjection,
   annotations: presets.readOpenWorld,
+  scope: { organizationId: "organizationId" },
   http: { method: "POST", path: "/billing/usage-top-up/preview" },
   async handler({ organizationId, idempotencyKey: _, ...topUp }, ctx) {
     return ctx.platform.billing.previewUsageTopUp(billingCall(ctx, organizationId), topUp);

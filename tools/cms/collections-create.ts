@@ -35,6 +35,7 @@ export default defineTool({
     .strict(),
   output: collection,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections" },
   async handler(input, ctx) {
     await ctx.access.website(input.websiteId);

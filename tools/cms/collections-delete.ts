@@ -29,6 +29,7 @@ export default defineTool({
     deletedReferenceFieldIds: z.array(z.string()),
   }),
   annotations: presets.delete,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/delete" },
   async handler(input, ctx) {
     const record = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

@@ -16,6 +16,7 @@ export default defineTool({
   output: collection,
   access: "content_editor",
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/cms/collections/{collectionId}" },
   async handler(input, ctx) {
     const record = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

@@ -16,6 +16,7 @@ export default defineTool({
   output: z.object({ items: z.array(collection) }),
   access: "content_editor",
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/cms/collections" },
   async handler(input, ctx) {
     await ctx.access.website(input.websiteId);

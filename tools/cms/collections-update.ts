@@ -23,6 +23,7 @@ export default defineTool({
     .strict(),
   output: collection,
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "PATCH", path: "/cms/collections/{collectionId}" },
   async handler(input, ctx) {
     const record = await loadCollection(ctx.stores, input.websiteId, input.collectionId);

@@ -18,6 +18,7 @@ export default defineTool({
   input: fieldInput.extend({ websiteId: fields.websiteId(), collectionId: collectionId() }).strict(),
   output: field,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/fields" },
   async handler(input, ctx) {
     const { websiteId, collectionId: id, ...spec } = input;

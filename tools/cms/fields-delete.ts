@@ -16,6 +16,7 @@ export default defineTool({
     .strict(),
   output: z.object({ id: fields.id("field"), deleted: z.literal(true) }),
   annotations: presets.delete,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/fields/{fieldId}/delete" },
   async handler(input, ctx) {
     const { field } = await loadField(ctx.stores, input.websiteId, input.fieldId);

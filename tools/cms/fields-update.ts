@@ -43,6 +43,7 @@ export default defineTool({
       .describe("Present when the type changed."),
   }),
   annotations: presets.overwrite,
+  scope: { websiteId: "websiteId" },
   http: { method: "PATCH", path: "/cms/fields/{fieldId}" },
   async handler(input, ctx) {
     const { field: current } = await loadField(ctx.stores, input.websiteId, input.fieldId);

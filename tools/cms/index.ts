@@ -22,7 +22,7 @@ import cmsItemsReorder from "./items-reorder.ts";
 import cmsItemsSetPublished from "./items-set-published.ts";
 import cmsItemsUpdate from "./items-update.ts";
 
-export const cmsTools: readonly Tool[] = [
+export const cmsTools = [
   cmsCollectionsList,
   cmsCollectionsCreate,
   cmsCollectionsGet,
@@ -44,4 +44,4 @@ export const cmsTools: readonly Tool[] = [
   cmsItemsBulkDelete,
   cmsItemsArchive,
   cmsItemsReorder,
-];
+] as const satisfies readonly Tool[];

@@ -7,6 +7,7 @@ import { setItemArchived } from "../../src/services/cms/organize.ts";
 import { loadItem, renderedItem } from "../../src/services/cms/service.ts";
 import { bulkResult, runBulk } from "./bulk.ts";
 import { cmsItemsGroup } from "./groups.ts";
+import { ownerOf } from "./items-shared.ts";
 
 export default defineTool({
   operationId: "cms.items.archive",
@@ -27,6 +28,7 @@ export default defineTool({
     .strict(),
   output: bulkResult,
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/items/archive" },
   auditTarget: (input) => ({
     type: "cms.items",
@@ -39,7 +41,11 @@ export default defineTool({
     return runBulk(ctx, input.itemIds, async (id) => {
       const record = await loadItem(ctx.stores, input.websiteId, id);
       const updated = await setItemArchived(ctx.stores, record, input.archived, ctx.now);
-      return renderedItem(updated, await ctx.stores.cms.listFields(updated.collectionId));
+      return renderedItem(
+        updated,
+        await ctx.stores.cms.listFields(updated.collectionId),
+        ownerOf(ctx.access),
+      );
     });
   },
 });

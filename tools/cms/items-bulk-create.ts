@@ -11,7 +11,7 @@ import {
 } from "../../src/services/cms/service.ts";
 import { bulkResult, runBulk } from "./bulk.ts";
 import { cmsItemsGroup } from "./groups.ts";
-import { assertItemCapacity } from "./items-shared.ts";
+import { assertItemCapacity, ownerOf } from "./items-shared.ts";
 import { collectionId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
@@ -35,10 +35,11 @@ export default defineTool({
     .strict(),
   output: bulkResult,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/items/bulk-create" },
   auditTarget: (input) => ({ type: "cms.collections", id: input.collectionId }),
-  prepare: async (input) => {
-    for (const item of input.items) await prerenderValues(item.values);
+  prepare: async (input, ctx) => {
+    for (const item of input.items) await prerenderValues(item.values, ownerOf(ctx));
   },
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
@@ -48,7 +49,7 @@ export default defineTool({
     const outcomes = await createItems(ctx.stores, collection, fieldList, input.items, ctx.now);
     return runBulk(ctx, outcomes, async (outcome) => {
       if (outcome instanceof ApiError) throw outcome;
-      return renderedItem(outcome, fieldList);
+      return renderedItem(outcome, fieldList, ownerOf(ctx.access));
     });
   },
 });

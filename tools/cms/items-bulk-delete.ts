@@ -31,6 +31,7 @@ export default defineTool({
     failed: z.number().int(),
   }),
   annotations: presets.delete,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/items/bulk-delete" },
   auditTarget: () => ({ type: "cms.items", id: undefined }),
   async handler(input, ctx) {

@@ -11,6 +11,7 @@ import {
 } from "../../src/services/cms/service.ts";
 import { bulkResult, runBulk } from "./bulk.ts";
 import { cmsItemsGroup } from "./groups.ts";
+import { ownerOf } from "./items-shared.ts";
 import { itemId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
@@ -38,10 +39,11 @@ export default defineTool({
     .strict(),
   output: bulkResult,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/items/bulk-update" },
   auditTarget: () => ({ type: "cms.items", id: undefined }),
-  prepare: async (input) => {
-    for (const spec of input.items) await prerenderValues(spec.values);
+  prepare: async (input, ctx) => {
+    for (const spec of input.items) await prerenderValues(spec.values, ownerOf(ctx));
   },
   async handler(input, ctx) {
     return runBulk(ctx, input.items, async (spec) => {
@@ -51,6 +53,7 @@ export default defineTool({
       return renderedItem(
         await updateItem(ctx.stores, record, collection, fieldList, spec, ctx.now),
         fieldList,
+        ownerOf(ctx.access),
       );
     });
   },

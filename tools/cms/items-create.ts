@@ -4,7 +4,7 @@ import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { createItem, loadCollection, prerenderValues, renderedItem } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
-import { assertItemCapacity } from "./items-shared.ts";
+import { assertItemCapacity, ownerOf } from "./items-shared.ts";
 import { collectionId, item, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
@@ -26,13 +26,14 @@ export default defineTool({
     .strict(),
   output: item,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/items" },
-  prepare: (input) => prerenderValues(input.values),
+  prepare: (input, ctx) => prerenderValues(input.values, ownerOf(ctx)),
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
     await assertItemCapacity(ctx.stores, collection, 1);
     const fieldList = await ctx.stores.cms.listFields(collection.id);
     const record = await createItem(ctx.stores, collection, fieldList, input, ctx.now);
-    return renderedItem(record, fieldList);
+    return renderedItem(record, fieldList, ownerOf(ctx.access));
   },
 });

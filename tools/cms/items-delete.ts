@@ -14,6 +14,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), itemId: itemId() }).strict(),
   output: z.object({ id: fields.id("item"), deleted: z.literal(true) }),
   annotations: presets.delete,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/items/{itemId}/delete" },
   async handler(input, ctx) {
     const record = await loadItem(ctx.stores, input.websiteId, input.itemId);

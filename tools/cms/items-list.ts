@@ -6,6 +6,7 @@ import { compileQuery } from "../../src/services/cms/query.ts";
 import { runQuery } from "../../src/services/cms/query-run.ts";
 import { loadCollection, renderedItem } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
+import { ownerOf } from "./items-shared.ts";
 import { archived, status } from "./query-schemas.ts";
 import { collectionId, item } from "./schemas.ts";
 
@@ -27,13 +28,16 @@ export default defineTool({
     .strict(),
   output: listOf(item),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/cms/collections/{collectionId}/items" },
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
     const fieldList = await ctx.stores.cms.listFields(collection.id);
     const query = compileQuery(collection.id, fieldList, { status: input.status, archived: input.archived });
     const page = await runQuery(ctx.stores, query, { cursor: input.cursor, limit: input.limit });
-    const items = await Promise.all(page.items.map((row) => renderedItem(row, fieldList)));
+    const items = await Promise.all(
+      page.items.map((row) => renderedItem(row, fieldList, ownerOf(ctx.access))),
+    );
     return { items, nextCursor: page.nextCursor };
   },
 });

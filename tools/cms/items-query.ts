@@ -6,6 +6,7 @@ import { compileQuery } from "../../src/services/cms/query.ts";
 import { fieldsByCollection, includedItems, runQuery } from "../../src/services/cms/query-run.ts";
 import { loadCollection, renderedItem } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
+import { ownerOf } from "./items-shared.ts";
 import { archived, filter, include, sort, status } from "./query-schemas.ts";
 import { collectionId, item } from "./schemas.ts";
 
@@ -43,13 +44,16 @@ export default defineTool({
       .describe("With include: the referenced items, by id (each once, however many items point to it)."),
   }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/items/query" },
   async handler(input, ctx) {
     const collection = await loadCollection(ctx.stores, input.websiteId, input.collectionId);
     const fieldList = await ctx.stores.cms.listFields(collection.id);
     const query = compileQuery(collection.id, fieldList, input);
     const page = await runQuery(ctx.stores, query, { cursor: input.cursor, limit: input.limit });
-    const items = await Promise.all(page.items.map((row) => renderedItem(row, fieldList)));
+    const items = await Promise.all(
+      page.items.map((row) => renderedItem(row, fieldList, ownerOf(ctx.access))),
+    );
     if (!input.include) return { items, nextCursor: page.nextCursor };
     const found = await includedItems(
       ctx.stores,
@@ -64,7 +68,7 @@ export default defineTool({
       await Promise.all(
         [...found].map(async ([id, row]) => [
           id,
-          await renderedItem(row, fieldsOf.get(row.collectionId) ?? []),
+          await renderedItem(row, fieldsOf.get(row.collectionId) ?? [], ownerOf(ctx.access)),
         ]),
       ),
     );

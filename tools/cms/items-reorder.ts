@@ -37,6 +37,7 @@ export default defineTool({
       .describe("The moved items in their new order, with their new positions."),
   }),
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/collections/{collectionId}/items/reorder" },
   auditTarget: (input) => ({ type: "cms.collections", id: input.collectionId }),
   async handler(input, ctx) {

@@ -6,6 +6,7 @@ import { ApiError } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadCollection, loadItem, renderedItem, setItemPublished } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
+import { ownerOf } from "./items-shared.ts";
 import { item, LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
@@ -26,6 +27,7 @@ export default defineTool({
     .strict(),
   output: z.object({ items: z.array(item) }),
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/cms/items/set-published" },
   auditTarget: (input) => ({
     type: "cms.items",
@@ -53,7 +55,7 @@ export default defineTool({
         input.published,
         ctx.now,
       );
-      out.push(await renderedItem(updated, fieldList));
+      out.push(await renderedItem(updated, fieldList, ownerOf(ctx.access)));
     }
     return { items: out };
   },

@@ -19,3 +19,11 @@ export async function assertItemCapacity(stores: Stores, collection: CmsCollecti
     );
   }
 }
+
+/**
+ * The organization the pipeline's scope check resolved (pass `ctx` in `prepare`, `ctx.access` in a handler): its
+ * richText waits for the Markdown worker in that organization's turn.
+ */
+export function ownerOf(scope: { resolved: { organizationId?: string; websiteId?: string } }): string {
+  return scope.resolved.organizationId ?? scope.resolved.websiteId ?? "";
+}

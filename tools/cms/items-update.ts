@@ -10,6 +10,7 @@ import {
   updateItem,
 } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
+import { ownerOf } from "./items-shared.ts";
 import { item, itemId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
@@ -33,13 +34,14 @@ export default defineTool({
     .strict(),
   output: item,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "PATCH", path: "/cms/items/{itemId}" },
-  prepare: (input) => prerenderValues(input.values),
+  prepare: (input, ctx) => prerenderValues(input.values, ownerOf(ctx)),
   async handler(input, ctx) {
     const record = await loadItem(ctx.stores, input.websiteId, input.itemId);
     const collection = await loadCollection(ctx.stores, input.websiteId, record.collectionId);
     const fieldList = await ctx.stores.cms.listFields(collection.id);
     const updated = await updateItem(ctx.stores, record, collection, fieldList, input, ctx.now);
-    return renderedItem(updated, fieldList);
+    return renderedItem(updated, fieldList, ownerOf(ctx.access));
   },
 });

@@ -30,6 +30,7 @@ export default defineTool({
     .strict(),
   output: domain,
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websites/{websiteId}/domains" },
   async handler(input, ctx) {
     const website = await ctx.access.website(input.websiteId);

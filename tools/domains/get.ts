@@ -16,6 +16,7 @@ export default defineTool({
   output: domain,
   access: "content_editor",
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/domains/{domainId}" },
   async handler(input, ctx) {
     const record = await getDomain(ctx, input.websiteId, input.domainId);

@@ -7,11 +7,11 @@ import domainsRemove from "./remove.ts";
 import domainsSetPrimary from "./set-primary.ts";
 import domainsVerify from "./verify.ts";
 
-export const domainsTools: readonly Tool[] = [
+export const domainsTools = [
   domainsList,
   domainsGet,
   domainsAdd,
   domainsVerify,
   domainsSetPrimary,
   domainsRemove,
-];
+] as const satisfies readonly Tool[];

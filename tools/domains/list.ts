@@ -17,6 +17,7 @@ export default defineTool({
   output: listOf(domain),
   access: "content_editor",
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/domains" },
   async handler(input, ctx) {
     const rows = await ctx.stores.domains.list(input.websiteId, {

@@ -15,6 +15,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), domainId: domainId() }).strict(),
   output: domain,
   annotations: presets.delete,
+  scope: { websiteId: "websiteId" },
   http: { method: "DELETE", path: "/websites/{websiteId}/domains/{domainId}" },
   async handler(input, ctx) {
     const record = await getDomain(ctx, input.websiteId, input.domainId);

@@ -15,6 +15,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), domainId: domainId() }).strict(),
   output: domain,
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websites/{websiteId}/domains/{domainId}/primary" },
   async handler(input, ctx) {
     const record = await setPrimary(ctx, await getDomain(ctx, input.websiteId, input.domainId));

@@ -16,6 +16,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), domainId: domainId() }).strict(),
   output: domain,
   annotations: presets.updateOpenWorld,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websites/{websiteId}/domains/{domainId}/verify" },
   // DNS queries can take seconds: they run before the unit of work, which only records the result.
   async prepare(input, ctx) {

@@ -14,6 +14,7 @@ export default defineTool({
   output: organization,
   access: "content_editor",
   annotations: presets.read,
+  scope: { organizationId: "organizationId" },
   http: { method: "GET", path: "/organizations/{organizationId}" },
   async handler(input, ctx) {
     const org = await ctx.access.organization(input.organizationId);

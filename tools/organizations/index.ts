@@ -14,7 +14,7 @@ import organizationsMembersRemove from "./members-remove.ts";
 import organizationsMembersUpdateRole from "./members-update-role.ts";
 import organizationsUpdate from "./update.ts";
 
-export const organizationsTools: readonly Tool[] = [
+export const organizationsTools = [
   organizationsList,
   organizationsGet,
   organizationsCreate,
@@ -28,4 +28,4 @@ export const organizationsTools: readonly Tool[] = [
   organizationsInvitationsRevoke,
   organizationsInvitationsResend,
   organizationsInvitationsAccept,
-];
+] as const satisfies readonly Tool[];

@@ -23,6 +23,8 @@ export default defineTool({
   http: { method: "POST", path: "/invitations/accept" },
   auditTarget: (_input, output) => ({ type: "organizations.invitations", id: output.id }),
   async handler(input, ctx) {
-    return projectInvitation(await invitationAccept(ctx, input.token), ctx.now);
+    const record = await invitationAccept(ctx, input.token);
+    ctx.access.resolved.organizationId = record.organizationId; // the audit entry belongs to the joined organization
+    return projectInvitation(record, ctx.now);
   },
 });

@@ -18,6 +18,7 @@ export default defineTool({
     .strict(),
   output: invitation,
   annotations: presets.createOpenWorld,
+  scope: { organizationId: "organizationId" },
   http: { method: "POST", path: "/organizations/{organizationId}/invitations" },
   async handler(input, ctx) {
     const record = await createInvitation(ctx, input);

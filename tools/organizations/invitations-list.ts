@@ -24,6 +24,7 @@ export default defineTool({
     .strict(),
   output: listOf(invitation),
   annotations: presets.read,
+  scope: { websiteId: "websiteId", organizationId: "organizationId" },
   http: { method: "GET", path: "/organizations/{organizationId}/invitations" },
   async handler(input, ctx) {
     const rows = await ctx.stores.invitations.list({

@@ -17,6 +17,7 @@ export default defineTool({
   input: invitationInput,
   output: invitation,
   annotations: presets.createOpenWorld,
+  scope: { organizationId: "organizationId" },
   http: { method: "POST", path: "/organizations/{organizationId}/invitations/{invitationId}/resend" },
   async handler(input, ctx) {
     const record = await invitationOf(ctx, input.organizationId, input.invitationId);

@@ -15,6 +15,7 @@ export default defineTool({
   input: invitationInput,
   output: invitation,
   annotations: presets.overwrite,
+  scope: { organizationId: "organizationId" },
   http: { method: "POST", path: "/organizations/{organizationId}/invitations/{invitationId}/revoke" },
   async handler(input, ctx) {
     const record = await invitationOf(ctx, input.organizationId, input.invitationId);

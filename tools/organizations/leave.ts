@@ -23,6 +23,7 @@ export default defineTool({
   }),
   access: "personal",
   annotations: presets.delete,
+  scope: { organizationId: "organizationId" },
   http: { method: "POST", path: "/organizations/{organizationId}/leave" },
   async handler(input, ctx) {
     const userId = ctx.principal.userId!;

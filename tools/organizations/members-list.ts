@@ -18,6 +18,7 @@ export default defineTool({
     .strict(),
   output: listOf(member),
   annotations: presets.read,
+  scope: { organizationId: "organizationId" },
   http: { method: "GET", path: "/organizations/{organizationId}/members" },
   async handler(input, ctx) {
     const rows = await ctx.stores.members.list(input.organizationId, {

@@ -28,6 +28,7 @@ export default defineTool({
       .describe("Website editor grants removed with the membership."),
   }),
   annotations: presets.delete,
+  scope: { organizationId: "organizationId" },
   http: { method: "DELETE", path: "/organizations/{organizationId}/members/{userId}" },
   auditTarget: (input) => ({ type: "organizations.members", id: input.userId }),
   async handler(input, ctx) {

@@ -18,6 +18,7 @@ export default defineTool({
   input: memberInput.extend({ role: memberRole }).strict(),
   output: member,
   annotations: presets.update,
+  scope: { organizationId: "organizationId" },
   http: { method: "PATCH", path: "/organizations/{organizationId}/members/{userId}" },
   auditTarget: (input) => ({ type: "organizations.members", id: input.userId }),
   async handler(input, ctx) {

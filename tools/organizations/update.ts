@@ -14,6 +14,7 @@ export default defineTool({
   input: z.object({ organizationId: fields.organizationId(), name: organizationName }).strict(),
   output: organization,
   annotations: presets.update,
+  scope: { organizationId: "organizationId" },
   http: { method: "PATCH", path: "/organizations/{organizationId}" },
   async handler(input, ctx) {
     const org = await ctx.access.organization(input.organizationId);

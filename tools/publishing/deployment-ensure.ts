@@ -27,6 +27,7 @@ export default defineTool({
   }),
   annotations: presets.update,
   cost: "expensive",
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/deployment/ensure" },
   auditTarget: (_input, output) => deploymentTarget(output.deployment.id),
   prepare: (input, ctx) => prepareDeployment(ctx, input.websiteId),

@@ -15,6 +15,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), deploymentId }).strict(),
   output: deployment,
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websiteSourceCode/deployments/{deploymentId}" },
   async handler(input, ctx) {
     const record = await deploymentOf(ctx.stores, input.websiteId, input.deploymentId);

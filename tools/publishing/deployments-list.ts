@@ -16,6 +16,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), cursor: fields.cursor(), limit: fields.limit() }).strict(),
   output: listOf(deployment),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websiteSourceCode/deployments" },
   async handler(input, ctx) {
     const publishedId = await ctx.stores.deployments.publishedId(input.websiteId);

@@ -50,6 +50,7 @@ export default defineTool({
   }),
   annotations: presets.read,
   cost: "expensive",
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/head/check" },
   prepare: (input, ctx) => checkDraft(ctx, input.websiteId),
   async handler(_input, ctx) {

@@ -35,6 +35,7 @@ export default defineTool({
   // Idempotent: publishing an unchanged draft again publishes the same deployment (no new version).
   annotations: presets.overwrite,
   cost: "expensive",
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/head/publish" },
   auditTarget: (_input, output) => deploymentTarget(output.deployment.id),
   prepare: (input, ctx) => prepareDeployment(ctx, input.websiteId),

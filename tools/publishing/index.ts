@@ -8,7 +8,7 @@ import publishingHeadPublish from "./head-publish.ts";
 import publishingPreviewLinkCreate from "./preview-link-create.ts";
 import publishingPublishedRollback from "./published-rollback.ts";
 
-export const publishingTools: readonly Tool[] = [
+export const publishingTools = [
   publishingHeadCheck,
   publishingHeadPublish,
   publishingDeploymentEnsure,
@@ -16,4 +16,4 @@ export const publishingTools: readonly Tool[] = [
   publishingDeploymentsList,
   publishingDeploymentsGet,
   publishingPreviewLinkCreate,
-];
+] as const satisfies readonly Tool[];

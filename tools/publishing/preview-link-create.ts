@@ -29,6 +29,7 @@ export default defineTool({
   }),
   access: "content_editor",
   annotations: presets.create,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/preview-link" },
   async handler(input, ctx) {
     const website = await ctx.access.website(input.websiteId);

@@ -26,6 +26,7 @@ export default defineTool({
   // Idempotent: rolling back to the version already live changes nothing.
   annotations: presets.overwrite,
   cost: "expensive",
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/published/rollback-version" },
   auditTarget: (_input, output) => deploymentTarget(output.deployment.id),
   async handler(input, ctx) {

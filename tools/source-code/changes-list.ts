@@ -33,6 +33,7 @@ export default defineTool({
     unchanged: z.number().int().describe("How many files are the same on both sides."),
   }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websiteSourceCode/changes" },
   async handler(input, ctx) {
     const base = await baseOf(ctx.stores, input.websiteId, input.deploymentId);

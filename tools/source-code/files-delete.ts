@@ -31,6 +31,7 @@ export default defineTool({
   }),
   // Idempotent: a repeat finds nothing to delete (not_found) and changes nothing more.
   annotations: presets.overwrite,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/files/delete" },
   auditTarget: (_input, output) => fileTarget(output.path),
   async handler(input, ctx) {

@@ -50,6 +50,7 @@ export default defineTool({
     omittedPaths: z.array(z.string()).describe("Changed files left out to keep the answer small."),
   }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websiteSourceCode/files/diff" },
   async handler(input, ctx) {
     const selected = input.paths?.map((path, i) => normalizePath(`paths[${i}]`, path));

@@ -16,6 +16,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), path: filePath() }).strict(),
   output: file.extend({ content: z.string().describe("The file's full text.") }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websiteSourceCode/files/content" },
   async handler(input, ctx) {
     const path = normalizePath("path", input.path);

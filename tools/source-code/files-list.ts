@@ -31,6 +31,7 @@ export default defineTool({
     nextCursor: z.string().nullable().describe("Pass as cursor to get the next page; null on the last page."),
   }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websiteSourceCode/files" },
   async handler(input, ctx) {
     const rows = await ctx.stores.sourceFiles.list(input.websiteId, {

@@ -32,6 +32,7 @@ export default defineTool({
     overwritten: z.boolean().describe("True when an existing file at 'to' was replaced."),
   }),
   annotations: presets.delete,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/files/move" },
   auditTarget: (_input, output) => fileTarget(output.file.path),
   async handler(input, ctx) {

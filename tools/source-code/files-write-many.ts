@@ -33,6 +33,7 @@ export default defineTool({
   }),
   // Idempotent: repeating the call leaves the draft as the first call did.
   annotations: presets.overwrite,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/files/write-many" },
   auditTarget: () => ({ type: "websiteSourceCode.files", id: undefined }),
   async handler(input, ctx) {

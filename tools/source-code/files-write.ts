@@ -37,6 +37,7 @@ export default defineTool({
   output: written.extend({ draft: draftTotals }),
   // Idempotent: repeating a write leaves the draft as the first call did (an unchanged content is not rewritten).
   annotations: presets.overwrite,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/files/write" },
   auditTarget: (_input, output) => fileTarget(output.path),
   async handler(input, ctx) {

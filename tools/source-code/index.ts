@@ -13,7 +13,7 @@ import sourceCodeLeaseGet from "./lease-get.ts";
 import sourceCodeLeaseRelease from "./lease-release.ts";
 import sourceCodeLeaseRenew from "./lease-renew.ts";
 
-export const sourceCodeTools: readonly Tool[] = [
+export const sourceCodeTools = [
   sourceCodeLeaseAcquire,
   sourceCodeLeaseRenew,
   sourceCodeLeaseRelease,
@@ -26,4 +26,4 @@ export const sourceCodeTools: readonly Tool[] = [
   sourceCodeFilesMove,
   sourceCodeChangesList,
   sourceCodeFilesDiff,
-];
+] as const satisfies readonly Tool[];

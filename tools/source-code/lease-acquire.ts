@@ -19,6 +19,7 @@ export default defineTool({
   }),
   // Idempotent: repeating it keeps the same lease (same leaseId) with the expiry counted from the last call.
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/lease/acquire" },
   auditTarget: (_input, output) => ({ type: "websiteSourceCode.lease", id: output.leaseId }),
   async handler(input, ctx) {

@@ -15,6 +15,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ lease: lease.nullable().describe("The live lease, or null when the draft is free.") }),
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websiteSourceCode/lease" },
   async handler(input, ctx) {
     const current = await ctx.stores.leases.get(input.websiteId);

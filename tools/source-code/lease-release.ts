@@ -22,6 +22,7 @@ export default defineTool({
     released: z.boolean().describe("True when the lease was held and is now released."),
   }),
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/lease/release" },
   auditTarget: (input) => ({ type: "websiteSourceCode.lease", id: input.leaseId }),
   async handler(input, ctx) {

@@ -21,6 +21,7 @@ export default defineTool({
     .strict(),
   output: lease,
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websiteSourceCode/lease/renew" },
   auditTarget: (input) => ({ type: "websiteSourceCode.lease", id: input.leaseId }),
   async handler(input, ctx) {

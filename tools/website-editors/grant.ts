@@ -22,6 +22,7 @@ export default defineTool({
     .strict(),
   output: editor,
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websites/{websiteId}/editors" },
   auditTarget: (_input, output) => ({ type: "websiteEditors", id: output.userId }),
   async handler(input, ctx) {

@@ -5,9 +5,9 @@ import websiteEditorsInvite from "./invite.ts";
 import websiteEditorsList from "./list.ts";
 import websiteEditorsRevoke from "./revoke.ts";
 
-export const websiteEditorsTools: readonly Tool[] = [
+export const websiteEditorsTools = [
   websiteEditorsList,
   websiteEditorsGrant,
   websiteEditorsRevoke,
   websiteEditorsInvite,
-];
+] as const satisfies readonly Tool[];

@@ -16,6 +16,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId(), email: invitationEmail, role: editorRole }).strict(),
   output: invitation,
   annotations: presets.createOpenWorld,
+  scope: { websiteId: "websiteId" },
   http: { method: "POST", path: "/websites/{websiteId}/editors/invitations" },
   auditTarget: (_input, output) => ({ type: "organizations.invitations", id: output.id }),
   async handler(input, ctx) {

@@ -21,6 +21,7 @@ export default defineTool({
     .strict(),
   output: editor,
   annotations: presets.delete,
+  scope: { websiteId: "websiteId" },
   http: { method: "DELETE", path: "/websites/{websiteId}/editors/{userId}" },
   auditTarget: (input) => ({ type: "websiteEditors", id: input.userId }),
   async handler(input, ctx) {

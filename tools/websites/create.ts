@@ -33,6 +33,7 @@ export default defineTool({
   output: website,
   access: "admin",
   annotations: presets.create,
+  scope: { organizationId: "organizationId" },
   http: { method: "POST", path: "/websites" },
   async handler(input, ctx) {
     let organizationId = input.organizationId;

@@ -14,6 +14,7 @@ export default defineTool({
   output: z.object({ id: fields.id("website"), deleted: z.literal(true) }),
   access: "admin",
   annotations: presets.delete,
+  scope: { websiteId: "websiteId" },
   http: { method: "DELETE", path: "/websites/{websiteId}" },
   async handler(input, ctx) {
     const website = await ctx.access.website(input.websiteId);

@@ -14,6 +14,7 @@ export default defineTool({
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: website,
   annotations: presets.read,
+  scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}" },
   async handler(input, ctx) {
     return projectWebsite(ctx.platform.config, await ctx.access.website(input.websiteId));

@@ -6,10 +6,10 @@ import websitesGet from "./get.ts";
 import websitesList from "./list.ts";
 import websitesUpdate from "./update.ts";
 
-export const websitesTools: readonly Tool[] = [
+export const websitesTools = [
   websitesList,
   websitesCreate,
   websitesGet,
   websitesUpdate,
   websitesDelete,
-];
+] as const satisfies readonly Tool[];

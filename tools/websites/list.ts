@@ -22,6 +22,7 @@ export default defineTool({
     .strict(),
   output: listOf(website),
   annotations: presets.read,
+  scope: { organizationId: "organizationId" },
   http: { method: "GET", path: "/websites" },
   async handler(input, ctx) {
     const organizationIds: string[] = [];

@@ -23,6 +23,7 @@ export default defineTool({
   output: website,
   access: "full_editor",
   annotations: presets.update,
+  scope: { websiteId: "websiteId" },
   http: { method: "PATCH", path: "/websites/{websiteId}" },
   async handler(input, ctx) {
     const current = await ctx.access.website(input.websiteId);

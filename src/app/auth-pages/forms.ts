@@ -1,7 +1,7 @@
 import type { H3Event } from "h3";
 import { checkFormCsrf, formCsrfToken, sameOriginRequest } from "../../accounts/csrf.ts";
 import { ApiError, toApiError } from "../../kernel/errors.ts";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { bodyLimit, readUrlEncoded } from "../../rest/body.ts";
 import { clientIp } from "../../rest/request-meta.ts";
 import { type Flash, flash } from "../ui/components.ts";

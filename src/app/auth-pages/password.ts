@@ -1,7 +1,7 @@
 import type { H3 } from "h3";
 import { checkResetToken, requestPasswordReset, resetPassword } from "../../accounts/password-reset.ts";
 import { MIN_PASSWORD_LENGTH } from "../../accounts/passwords.ts";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { redirect } from "../guard.ts";
 import { type Flash, field, flash } from "../ui/components.ts";
 import { html, type SafeHtml } from "../ui/html.ts";

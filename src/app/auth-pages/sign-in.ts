@@ -2,7 +2,7 @@ import type { H3 } from "h3";
 import { signIn } from "../../accounts/accounts.ts";
 import { sameOriginRequest } from "../../accounts/csrf.ts";
 import { checkCsrf, endSession, readSession, startSession } from "../../accounts/session.ts";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { redirect } from "../guard.ts";
 import { safeReturnPath } from "../return-path.ts";
 import { type Flash, field, flash } from "../ui/components.ts";

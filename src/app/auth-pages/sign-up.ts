@@ -2,7 +2,7 @@ import type { H3 } from "h3";
 import { signUp } from "../../accounts/accounts.ts";
 import { MIN_PASSWORD_LENGTH } from "../../accounts/passwords.ts";
 import { readSession, startSession } from "../../accounts/session.ts";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { requestIdOf } from "../../rest/request-meta.ts";
 import { redirect } from "../guard.ts";
 import { ACCEPT_PATH } from "../pages/accept.ts";

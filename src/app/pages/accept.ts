@@ -1,6 +1,6 @@
 import type { H3 } from "h3";
 import { readSession } from "../../accounts/session.ts";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { card, flash } from "../ui/components.ts";
 import { html } from "../ui/html.ts";
 import { csrfField, renderPage } from "../ui/layout.ts";

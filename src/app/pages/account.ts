@@ -1,7 +1,7 @@
 import type { H3 } from "h3";
 import { ApiError } from "../../kernel/errors.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { listConnectedClients } from "../../oauth/connections.ts";
-import type { Platform } from "../../platform.ts";
 import {
   badge,
   card,

@@ -1,5 +1,6 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../platform.ts";
+import type { OperationInput, OperationOutput } from "../../../tools/index.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import {
   badge,
   card,
@@ -22,6 +23,7 @@ import { csrfField } from "../ui/layout.ts";
 import {
   done,
   formAction,
+  formField,
   handle,
   notice,
   type OrgContext,
@@ -31,16 +33,7 @@ import {
   param,
 } from "./context.ts";
 
-interface ApiKey {
-  id: string;
-  name: string;
-  access: { kind: "organization" | "websites"; role: string; websiteIds?: string[] };
-  status: "active" | "expired" | "revoked";
-  createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  lastRotatedAt: string | null;
-}
+type ApiKey = OperationOutput<"apiKeys.list">["items"][number];
 
 interface State {
   flash?: Flash;
@@ -182,14 +175,15 @@ ${card({
 }
 
 /** The `apiKeys.create` input from the form. */
-function createInput(ctx: OrgContext, form: URLSearchParams) {
-  const role = form.get("role") ?? "";
-  const kind = form.get("accessKind") === "websites" ? "websites" : "organization";
+function createInput(ctx: OrgContext, form: URLSearchParams): OperationInput<"apiKeys.create"> {
   const expiresOn = form.get("expiresOn")?.trim();
   return {
     organizationId: ctx.organization.id,
     name: form.get("name")?.trim() ?? "",
-    access: kind === "organization" ? { kind, role } : { kind, role, websiteIds: form.getAll("websiteIds") },
+    access:
+      form.get("accessKind") === "websites"
+        ? { kind: "websites", role: formField(form, "role"), websiteIds: form.getAll("websiteIds") }
+        : { kind: "organization", role: formField(form, "role") },
     ...(expiresOn ? { expiresAt: `${expiresOn}T23:59:59.999Z` } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { aiCreditTiers, MIN_TOP_UP_CREDITS } from "../../services/billing/prices.ts";
 import type { BillingState, PriceProjection } from "../../services/billing/provider.ts";
 import { badge, card, type Flash, field, flash, money, pageHeader, select, table } from "../ui/components.ts";
@@ -206,7 +206,8 @@ export function registerBillingPages(app: H3, platform: Platform): void {
       const step = param(ctx.event, "step");
       const ops = operations[kind];
       if (!ops || (step !== "preview" && step !== "confirm")) return render(ctx, { status: 404 });
-      const input = inputOf(ctx, kind, form);
+      // the kind picks both the operation and its input (inputOf); the operation's input schema checks it
+      const input = inputOf(ctx, kind, form) as never;
       if (step === "preview") {
         const projection = (await ctx.call(ops.preview, input)) as PriceProjection;
         const hidden = Object.fromEntries([...form].filter(([k]) => k !== "csrf"));

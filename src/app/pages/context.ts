@@ -1,12 +1,13 @@
 import { getRouterParams, type H3Event } from "h3";
+import { type Call, callerFor, type OperationId } from "../../../tools/index.ts";
 import { sameOriginRequest } from "../../accounts/csrf.ts";
 import { checkCsrf, type SignedIn } from "../../accounts/session.ts";
 import { loadUserPrincipal } from "../../auth/users.ts";
 import { ApiError, renderSuggestion, toApiError } from "../../kernel/errors.ts";
-import { callTool } from "../../kernel/pipeline.ts";
+import { type CallPlace, canCall } from "../../kernel/pipeline.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import type { Principal } from "../../kernel/principal.ts";
 import { reportFailure } from "../../kernel/request-scope.ts";
-import type { Platform } from "../../platform.ts";
 import { BodyRefused, bodyLimit, readUrlEncoded } from "../../rest/body.ts";
 import { errorResponse } from "../../rest/http.ts";
 import { requestIdOf } from "../../rest/request-meta.ts";
@@ -26,7 +27,9 @@ export interface AppContext {
   organization?: ChromeOrganization;
   csrf: string;
   /** Runs an operation through the one pipeline as the signed-in user. */
-  call<T = any>(operationId: string, input: unknown): Promise<T>;
+  call: Call;
+  /** Whether the user may call an operation in an organization or on one of its websites (what pages show). */
+  can(operationId: OperationId, where: CallPlace): boolean;
 }
 
 export type OrgContext = AppContext & { organization: ChromeOrganization };
@@ -41,19 +44,15 @@ export async function appContext(platform: Platform, event: H3Event): Promise<Ap
   const principal = await platform.db.read((stores) => loadUserPrincipal(stores, signedIn.user.id));
   if (!principal) return redirect("/signin");
   const requestId = requestIdOf(event);
-  const call = async (operationId: string, input: unknown) => {
+  const call = callerFor(platform, { principal, transport: TRANSPORT, requestId });
+  const can = (operationId: OperationId, where: CallPlace) => {
     const tool = platform.registry.byOperationId(operationId);
-    if (!tool) throw new ApiError("not_found", `This page needs ${operationId}, which is not available.`);
-    return callTool(platform, tool, input, { principal, transport: TRANSPORT, requestId }) as Promise<any>;
+    return tool !== undefined && canCall(principal, tool, where);
   };
   // A user without any grant (left every organization) has no organizations to list.
   const listed = principal.grants.length ? await call("organizations.list", { limit: 100 }) : { items: [] };
-  const organizations = (listed.items as { id: string; name: string; role: string }[]).map((o) => ({
-    id: o.id,
-    name: o.name,
-    role: o.role,
-  }));
-  return { platform, event, signedIn, principal, organizations, csrf: signedIn.csrfToken, call };
+  const organizations = listed.items.map((o) => ({ id: o.id, name: o.name, role: o.role }));
+  return { platform, event, signedIn, principal, organizations, csrf: signedIn.csrfToken, call, can };
 }
 
 /** Like appContext, for pages under `/orgs/:organizationId` (a 404 page when the user has no grant there). */
@@ -64,6 +63,14 @@ export async function orgContext(platform: Platform, event: H3Event): Promise<Or
   const organization = ctx.organizations.find((o) => o.id === id);
   if (!organization) return errorPage(ctx, new ApiError("not_found", "This organization was not found."));
   return { ...ctx, organization };
+}
+
+/**
+ * A posted form field, handed to an operation as the type its input declares. The page does not re-validate it:
+ * the operation's input schema does, and a forged value comes back as the validation error the page shows.
+ */
+export function formField<T extends string = string>(form: URLSearchParams, name: string): T {
+  return (form.get(name) ?? "") as T;
 }
 
 /** A decoded route parameter. */
@@ -78,12 +85,15 @@ export function page(
   ctx: AppContext,
   options: { title: string; nav?: string; body: SafeHtml; status?: number },
 ): Response {
+  const organizationId = ctx.organization?.id ?? ctx.organizations[0]?.id;
   return renderPage({
     ...options,
     user: { name: ctx.signedIn.user.name, email: ctx.signedIn.user.email },
     csrfToken: ctx.csrf,
     organizations: ctx.organizations,
-    organizationId: ctx.organization?.id ?? ctx.organizations[0]?.id,
+    organizationId,
+    can: (operationId: OperationId) =>
+      organizationId !== undefined && ctx.can(operationId, { organizationId }),
     devOutbox: devMode(ctx.platform),
     ...(ctx.signedIn.user.emailVerifiedAt === null ? { banner: verifyBanner(ctx) } : {}),
   });

@@ -1,5 +1,6 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../platform.ts";
+import type { OperationOutput } from "../../../tools/index.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import {
   card,
   cellTitle,
@@ -14,16 +15,10 @@ import {
 } from "../ui/components.ts";
 import { html, type SafeHtml } from "../ui/html.ts";
 import { csrfField } from "../ui/layout.ts";
-import { done, formAction, handle } from "./context.ts";
+import { done, formAction, formField, handle } from "./context.ts";
 import { type WebsiteContext, websiteContext, websitePage } from "./website/hub.ts";
 
-interface Editor {
-  userId: string;
-  email: string;
-  name: string;
-  role: string;
-  grantedAt?: string;
-}
+type Editor = OperationOutput<"websiteEditors.list">["items"][number];
 
 const editorRoles = [
   { value: "content_editor", label: "Content editor (CMS and assets)" },
@@ -108,12 +103,8 @@ export function registerEditorPages(app: H3, platform: Platform): void {
     path,
     handle(platform, websiteContext, (ctx) => render(ctx)),
   );
-  const actions = {
-    grant: { operationId: "websiteEditors.grant", done: "editor-granted" },
-    invite: { operationId: "websiteEditors.invite", done: "editor-invited" },
-    revoke: { operationId: "websiteEditors.revoke", done: "editor-revoked" },
-  } as const;
-  for (const [action, { operationId, done: code }] of Object.entries(actions)) {
+  const actions = { grant: "editor-granted", invite: "editor-invited", revoke: "editor-revoked" } as const;
+  for (const [action, code] of Object.entries(actions)) {
     app.post(
       `${path}/${action}`,
       formAction(
@@ -122,11 +113,20 @@ export function registerEditorPages(app: H3, platform: Platform): void {
         (ctx, failure, form) => render(ctx, { ...failure, values: form, form: action }),
         async (ctx, form) => {
           const websiteId = ctx.website.id;
-          const input =
-            action === "revoke"
-              ? { websiteId, userId: form.get("userId") ?? "" }
-              : { websiteId, email: form.get("email")?.trim() ?? "", role: form.get("role") ?? "" };
-          await ctx.call(operationId, input);
+          if (action === "revoke") {
+            await ctx.call("websiteEditors.revoke", { websiteId, userId: formField(form, "userId") });
+          } else {
+            // grant (an existing user, at once) and invite (by email) take the same form
+            const email = form.get("email")?.trim() ?? "";
+            const input = {
+              websiteId,
+              email,
+              role: formField<"full_editor" | "content_editor">(form, "role"),
+            };
+            await (action === "grant"
+              ? ctx.call("websiteEditors.grant", input)
+              : ctx.call("websiteEditors.invite", input));
+          }
           return done(ctx.path("/editors"), code);
         },
       ),

@@ -1,5 +1,5 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { card, type Flash, field, flash, pageHeader } from "../ui/components.ts";
 import { html } from "../ui/html.ts";
 import { csrfField } from "../ui/layout.ts";

@@ -1,5 +1,5 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { registerAcceptPage } from "./accept.ts";
 import { registerAccountPages } from "./account.ts";
 import { registerApiKeyPages } from "./api-keys.ts";

@@ -1,5 +1,6 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../platform.ts";
+import type { OperationOutput } from "../../../tools/index.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import {
   badge,
   card,
@@ -21,6 +22,7 @@ import { csrfField } from "../ui/layout.ts";
 import {
   done,
   formAction,
+  formField,
   handle,
   notice,
   type OrgContext,
@@ -31,15 +33,7 @@ import {
 } from "./context.ts";
 import { memberRoles } from "./members.ts";
 
-interface Invitation {
-  id: string;
-  email: string;
-  role: string;
-  status: string;
-  websiteId?: string | null;
-  createdAt?: string;
-  expiresAt?: string;
-}
+type Invitation = OperationOutput<"organizations.invitations.list">["items"][number];
 
 const statusTone: Record<string, Tone> = {
   pending: "accent",
@@ -124,7 +118,7 @@ export function registerInvitationPages(app: H3, platform: Platform): void {
         await ctx.call("organizations.invitations.create", {
           organizationId: ctx.organization.id,
           email: form.get("email")?.trim() ?? "",
-          role: form.get("role") ?? "",
+          role: formField(form, "role"),
         });
         return done(orgPath(ctx, "/invitations"), "invitation-sent");
       },

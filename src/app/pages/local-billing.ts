@@ -1,5 +1,5 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { completeCheckoutSession, getCheckoutSession } from "../../services/billing/checkout.ts";
 import { safeReturnPath } from "../return-path.ts";
 import { card, emptyState, flash, money, pageHeader, table } from "../ui/components.ts";

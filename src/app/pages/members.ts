@@ -1,5 +1,6 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../platform.ts";
+import type { OperationOutput } from "../../../tools/index.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import {
   badge,
   card,
@@ -18,6 +19,7 @@ import { csrfField } from "../ui/layout.ts";
 import {
   done,
   formAction,
+  formField,
   handle,
   notice,
   type OrgContext,
@@ -28,14 +30,7 @@ import {
   redirect,
 } from "./context.ts";
 
-interface Member {
-  userId: string;
-  email: string;
-  name: string;
-  role: string;
-  createdAt?: string;
-  joinedAt?: string;
-}
+type Member = OperationOutput<"organizations.members.list">["items"][number];
 
 export const memberRoles = ["owner", "admin", "full_editor", "content_editor"] as const;
 
@@ -54,7 +49,7 @@ async function render(ctx: OrgContext, state: { flash?: Flash; status?: number }
 <select name="role" aria-label="Role of ${m.email}" style="width:auto;height:30px">${memberRoles.map(
       (r) => html`<option value="${r}"${r === m.role ? raw(" selected") : ""}>${roleLabel(r)}</option>`,
     )}</select><button type="submit" class="small">Save</button></form>`,
-    when(m.joinedAt ?? m.createdAt),
+    when(m.joinedAt),
     postButton({
       action: memberPath(m, "remove"),
       csrf: ctx.csrf,
@@ -96,7 +91,7 @@ export function registerMemberPages(app: H3, platform: Platform): void {
       await ctx.call("organizations.members.updateRole", {
         organizationId: ctx.organization.id,
         userId: param(ctx.event, "userId"),
-        role: form.get("role") ?? "",
+        role: formField(form, "role"),
       });
       return done(orgPath(ctx, "/members"), "role-changed");
     }),

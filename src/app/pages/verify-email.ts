@@ -1,6 +1,6 @@
 import type { H3 } from "h3";
 import { resendVerification, verifyEmail } from "../../accounts/email-verification.ts";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { card, emptyState, flash, pageHeader } from "../ui/components.ts";
 import { html } from "../ui/html.ts";
 import {

@@ -1,5 +1,5 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import {
   badge,
   card,
@@ -14,7 +14,7 @@ import {
   when,
 } from "../ui/components.ts";
 import { html } from "../ui/html.ts";
-import { csrfField, roleAtLeast } from "../ui/layout.ts";
+import { csrfField } from "../ui/layout.ts";
 import {
   done,
   formAction,
@@ -34,7 +34,7 @@ async function render(
 ) {
   const listed = await ctx.call("websites.list", { organizationId: ctx.organization.id, limit: 100 });
   const websites = listed.items as Website[];
-  const canCreate = roleAtLeast(ctx.organization.role, "admin");
+  const canCreate = ctx.can("websites.create", { organizationId: ctx.organization.id });
   const live = await liveDeployments(
     ctx.platform,
     websites.map((w) => w.id),

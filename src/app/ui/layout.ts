@@ -1,8 +1,9 @@
+import type { OperationId } from "../../../tools/index.ts";
 import { html, raw, type SafeHtml } from "./html.ts";
 import { icons } from "./icons.ts";
 import { stylesheet } from "./styles.ts";
 
-/** An organization in the switcher; `role` (the user's) hides navigation the user cannot use. */
+/** An organization in the switcher, with the user's role there. */
 export interface ChromeOrganization {
   id: string;
   name: string;
@@ -21,6 +22,8 @@ export interface PageChrome {
   nav?: string;
   /** Shows the dev outbox link (dev only: no SMTP server configured). */
   devOutbox?: boolean;
+  /** Whether the user may call an operation in the current organization: navigation they cannot use is hidden. */
+  can?: (operationId: OperationId) => boolean;
   /** A notice above every signed-in page's body (the pending email verification). */
   banner?: SafeHtml;
 }
@@ -37,13 +40,6 @@ export function csrfField(csrfToken: string): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${csrfToken}">`;
 }
 
-const rank: Record<string, number> = { content_editor: 1, full_editor: 2, admin: 3, owner: 4 };
-
-/** Whether `role` is at least `least` (unknown roles hold nothing). */
-export function roleAtLeast(role: string | undefined, least: string): boolean {
-  return (rank[role ?? ""] ?? 0) >= (rank[least] ?? 99);
-}
-
 /** Client niceties only: copy buttons (hidden without JavaScript). */
 const script = `document.querySelectorAll("[data-copy]").forEach(function(b){b.hidden=false;b.addEventListener("click",
 function(){var t=document.getElementById(b.getAttribute("data-copy"));if(!t)return;var done=function(){var l=b.textContent;
@@ -58,13 +54,14 @@ function sidebar(options: PageOptions): SafeHtml {
   const org = options.organizations?.find((o) => o.id === options.organizationId);
   const base = org ? `/orgs/${encodeURIComponent(org.id)}` : "";
   const n = options.nav;
+  const can = options.can ?? (() => false);
   const orgNav = org
     ? html`<div class="nav-section nav"><div class="nav-title">Organization</div>
 ${navLink(`${base}/websites`, "Websites", icons.globe, n === "websites")}
-${roleAtLeast(org.role, "admin") ? navLink(`${base}/api-keys`, "API keys", icons.key, n === "apiKeys") : ""}
-${roleAtLeast(org.role, "admin") ? navLink(`${base}/members`, "Members", icons.users, n === "members") : ""}
-${roleAtLeast(org.role, "admin") ? navLink(`${base}/invitations`, "Invitations", icons.mail, n === "invitations") : ""}
-${roleAtLeast(org.role, "owner") ? navLink(`${base}/billing`, "Billing", icons.card, n === "billing") : ""}
+${can("apiKeys.list") ? navLink(`${base}/api-keys`, "API keys", icons.key, n === "apiKeys") : ""}
+${can("organizations.members.list") ? navLink(`${base}/members`, "Members", icons.users, n === "members") : ""}
+${can("organizations.invitations.list") ? navLink(`${base}/invitations`, "Invitations", icons.mail, n === "invitations") : ""}
+${can("billing.state.get") ? navLink(`${base}/billing`, "Billing", icons.card, n === "billing") : ""}
 </div>`
     : "";
   return html`<nav class="sidebar" aria-label="Main">${orgNav}<div class="nav-section nav"><div class="nav-title">Account</div>

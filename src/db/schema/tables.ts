@@ -8,17 +8,20 @@ import { cmsTables } from "./cms.ts";
 import { type Columns, pgColumns } from "./columns.ts";
 import { coreTables } from "./core.ts";
 import { domainTables } from "./domains.ts";
+import { formTables } from "./forms.ts";
 import { sourceCodeTables } from "./source-code.ts";
 
 /** Builds every table with one dialect's column constructors. */
 export function defineTables(c: Columns) {
   const core = coreTables(c);
+  const sourceCode = sourceCodeTables(c, core);
   return {
     ...core,
     ...accountTables(c, core),
-    ...sourceCodeTables(c, core),
+    ...sourceCode,
     ...cmsTables(c, core),
     ...analyticsTables(c, core),
+    ...formTables(c, core, sourceCode),
     ...assetTables(c, core),
     ...domainTables(c, core),
   };

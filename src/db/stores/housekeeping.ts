@@ -27,7 +27,11 @@ export type PurgeCounts = Record<
  * Every column that names a blob (src/blobs). The sweep removes a blob no row names once its grace period has
  * passed, so a table that stores blob names (assets, form uploads) adds its column here; each needs an index.
  */
-export const blobReferences = (t: Tables) => [t.deploymentOutputs.sha256, t.assets.sha256];
+export const blobReferences = (t: Tables) => [
+  t.deploymentOutputs.sha256,
+  t.assets.sha256,
+  t.formSubmissionFiles.sha256,
+];
 
 /** Deletes rows whose purpose has passed; every other store's rows are left alone. */
 export interface HousekeepingStore {

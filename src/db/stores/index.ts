@@ -8,6 +8,7 @@ import { cmsStore } from "./cms.ts";
 import { deploymentStore } from "./deployments.ts";
 import { domainStore } from "./domains.ts";
 import { emailVerificationStore } from "./email-verifications.ts";
+import { formStore } from "./forms.ts";
 import { housekeepingStore } from "./housekeeping.ts";
 import { idempotencyStore } from "./idempotency.ts";
 import { invitationStore } from "./invitations.ts";
@@ -44,6 +45,7 @@ const factories = {
   oauth: oauthStore,
   sessions: sessionStore,
   emailVerifications: emailVerificationStore,
+  forms: formStore,
   assets: assetStore,
   domains: domainStore,
   analytics: analyticsStore,

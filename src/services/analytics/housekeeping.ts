@@ -1,4 +1,4 @@
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { DAY, HOUR } from "./time.ts";
 
 /** Hours are rolled up once this long has passed since they ended, so the visits they start have ended too. */

@@ -1,7 +1,7 @@
 import type { AssetRecord } from "../../db/stores/assets.ts";
 import type { Stores } from "../../db/stores/index.ts";
+import type { Platform, PlatformConfig } from "../../kernel/platform.ts";
 import { iso } from "../../kernel/schemas.ts";
-import type { Platform, PlatformConfig } from "../../platform.ts";
 import { websiteUrl } from "../websites/websites.ts";
 
 /** The path of an asset on its website's host: `/_assets/<sha256>/<name>`; a new version gets a new path. */

@@ -1,6 +1,6 @@
 import { ApiError } from "../../kernel/errors.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { SafeFetchError, safeFetch } from "../../oauth/safe-fetch.ts";
-import type { Platform } from "../../platform.ts";
 import { MAX_ASSET_BYTES } from "./ingest.ts";
 
 /** Redirects followed by an import; each hop's host is resolved and checked again. */

@@ -19,7 +19,13 @@ export async function readCmsContent(
   websiteId: string,
   mode: BuildMode,
 ): Promise<CmsContent> {
-  const content: CmsContent = { mode, collections: [], assets: [] };
+  const website = await stores.websites.get(websiteId);
+  const content: CmsContent = {
+    mode,
+    organizationId: website?.organizationId ?? "",
+    collections: [],
+    assets: [],
+  };
   const ids = new Set<string>();
   for (const collection of await stores.cms.listCollections(websiteId)) {
     const fields = await stores.cms.listFields(collection.id);
@@ -52,6 +58,8 @@ export async function readCmsSnapshot(
 /** A website's CMS rows as one read took them; `cmsSnapshotOf` makes the build's snapshot of them. */
 export interface CmsContent {
   mode: BuildMode;
+  /** The website's organization: its richText renders in that organization's turn (see markdown-pool.ts). */
+  organizationId: string;
   collections: { slug: string; fields: CmsFieldRecord[]; rows: CmsItemRecord[] }[];
   /** The website's assets that image and file values name (see withAssets). */
   assets: AssetRecord[];
@@ -71,6 +79,7 @@ export async function cmsSnapshotOf(content: CmsContent): Promise<CmsSnapshot> {
     await warmRichText(
       fields,
       rows.map((row) => valuesOf(row)),
+      content.organizationId,
     );
     snapshot[slug] = [...rows].sort(byManualOrder).map((row): CmsItem => {
       const values = withAssets(valuesOf(row), assetKeys, assets);

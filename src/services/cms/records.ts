@@ -135,9 +135,12 @@ export function richTextHtml(fields: readonly CmsFieldRecord[], values: Record<s
   return html;
 }
 
-/** `projectItem` after rendering its richText off the main thread when it is not rendered yet. */
-export async function renderedItem(item: CmsItemRecord, fields: readonly CmsFieldRecord[]) {
-  await warmRichText(fields, [item.draftValues]);
+/**
+ * `projectItem` after rendering its richText off the main thread when it is not rendered yet, in the turn of
+ * organization `owner`.
+ */
+export async function renderedItem(item: CmsItemRecord, fields: readonly CmsFieldRecord[], owner: string) {
+  await warmRichText(fields, [item.draftValues], owner);
   return projectItem(item, fields);
 }
 

@@ -28,13 +28,16 @@ const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "
 /** What a text that cannot be rendered shows: itself, escaped. */
 const asText = (markdown: string) => `<pre>${escapeText(markdown)}</pre>`;
 
-/** Renders `markdown` off the main thread once and keeps the outcome (depth errors are not kept: they are cheap). */
-async function prerender(markdown: string): Promise<void> {
+/**
+ * Renders `markdown` off the main thread once, queued as organization `owner`'s, and keeps the outcome (depth
+ * errors are not kept: they are cheap).
+ */
+async function prerender(markdown: string, owner: string): Promise<void> {
   const key = hashOf(markdown);
   if (outcomes.get(key)) return;
   let outcome: Outcome;
   try {
-    outcome = { html: await renderMarkdownOffThread(markdown) };
+    outcome = { html: await renderMarkdownOffThread(markdown, owner) };
   } catch (error) {
     if (error instanceof MarkdownTooDeep) return;
     if (!(error instanceof MarkdownTooSlow)) throw error;
@@ -45,9 +48,13 @@ async function prerender(markdown: string): Promise<void> {
 
 /**
  * Renders every long string of `values` off the main thread (the field types are not known yet, and the check that
- * refuses what is too slow or too deep runs later, synchronously, in `checkRichText`). For tools' `prepare`.
+ * refuses what is too slow or too deep runs later, synchronously, in `checkRichText`). For tools' `prepare`;
+ * `owner` is the organization the values belong to.
  */
-export async function prerenderValues(values: Record<string, unknown> | undefined): Promise<void> {
+export async function prerenderValues(
+  values: Record<string, unknown> | undefined,
+  owner: string,
+): Promise<void> {
   for (const value of Object.values(values ?? {})) {
     if (typeof value !== "string" || value.length <= MARKDOWN_INLINE_CHARS) continue;
     try {
@@ -55,7 +62,7 @@ export async function prerenderValues(values: Record<string, unknown> | undefine
     } catch {
       continue;
     }
-    await prerender(value);
+    await prerender(value, owner);
   }
 }
 
@@ -63,6 +70,7 @@ export async function prerenderValues(values: Record<string, unknown> | undefine
 export async function warmRichText(
   fields: readonly CmsFieldRecord[],
   valueSets: readonly unknown[],
+  owner: string,
 ): Promise<void> {
   const rich = fields.filter((field) => field.type === "richText");
   if (rich.length === 0) return;
@@ -72,7 +80,7 @@ export async function warmRichText(
       const value = Object.hasOwn(values, field.key)
         ? (values as Record<string, unknown>)[field.key]
         : undefined;
-      if (typeof value === "string" && value.length > MARKDOWN_INLINE_CHARS) await prerender(value);
+      if (typeof value === "string" && value.length > MARKDOWN_INLINE_CHARS) await prerender(value, owner);
     }
   }
 }

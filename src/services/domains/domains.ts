@@ -7,8 +7,8 @@ import type { WebsiteRecord } from "../../db/stores/websites.ts";
 import type { ToolContext } from "../../kernel/context.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { newId } from "../../kernel/ids.ts";
+import type { PlatformConfig } from "../../kernel/platform.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
-import type { PlatformConfig } from "../../platform.ts";
 import { freeAccount } from "../billing/account.ts";
 import { parseCustomHostname } from "./hostnames.ts";
 

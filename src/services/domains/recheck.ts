@@ -1,4 +1,4 @@
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import { ownerOf } from "./domains.ts";
 import { recordVerification, verifyDomain } from "./verify.ts";
 

@@ -2,7 +2,7 @@ import { Resolver } from "node:dns/promises";
 import type { DomainCheck } from "../../db/schema/domains.ts";
 import type { DomainRecord } from "../../db/stores/domains.ts";
 import type { Stores } from "../../db/stores/index.ts";
-import type { PlatformConfig } from "../../platform.ts";
+import type { PlatformConfig } from "../../kernel/platform.ts";
 import { type ExpectedRecord, expectedRecords } from "./domains.ts";
 
 /** Each query waits this long per try, twice at most: a verification never hangs on a dead server. */

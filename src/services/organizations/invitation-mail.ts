@@ -1,6 +1,6 @@
 import { html } from "../../app/ui/html.ts";
 import type { InvitationRecord } from "../../db/stores/invitations.ts";
-import type { Platform } from "../../platform.ts";
+import type { Platform } from "../../kernel/platform.ts";
 
 export interface InvitationMail {
   record: InvitationRecord;

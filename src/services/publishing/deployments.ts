@@ -1,4 +1,5 @@
 import type { DeploymentOutputRecord, DeploymentRecord } from "../../db/stores/deployments.ts";
+import type { DeploymentFormRecord } from "../../db/stores/forms.ts";
 import type { Stores } from "../../db/stores/index.ts";
 import {
   type BuildResult,
@@ -12,9 +13,9 @@ import {
 import type { PrepareContext } from "../../kernel/context.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { isIdShaped, newId } from "../../kernel/ids.ts";
+import type { Platform } from "../../kernel/platform.ts";
 import type { Principal } from "../../kernel/principal.ts";
 import { iso } from "../../kernel/schemas.ts";
-import type { Platform } from "../../platform.ts";
 import { cmsSnapshotOf, readCmsContent, snapshotProvider } from "../cms/provider.ts";
 import { readDraft, sameFiles } from "./draft.ts";
 
@@ -259,6 +260,7 @@ export async function commitDeployment(
     };
     await stores.deployments.insert(deployment, prepared.files);
     await stores.deployments.insertOutputs(deployment.id, build.outputs);
+    await stores.forms.insertDeploymentForms(deployment.id, formsOfBuild(build.result));
   }
   let publishedId = previousDeploymentId;
   if (options.publish) {
@@ -273,6 +275,28 @@ export async function commitDeployment(
     publishedId,
     warnings: reused ? [] : (prepared.build?.result.warnings ?? []),
   };
+}
+
+/**
+ * The forms a deployment records, one per name: the page it is first found on, and every field any of its
+ * pages has (a form of the same name on several pages is one form).
+ */
+export function formsOfBuild(result: BuildResult): DeploymentFormRecord[] {
+  const byName = new Map<string, DeploymentFormRecord>();
+  for (const form of result.forms) {
+    const known = byName.get(form.name);
+    if (!known) {
+      byName.set(form.name, {
+        name: form.name,
+        page: form.page,
+        fields: form.inputs.map((input) => ({ ...input })),
+      });
+      continue;
+    }
+    for (const input of form.inputs)
+      if (!known.fields.some((field) => field.name === input.name)) known.fields.push({ ...input });
+  }
+  return [...byName.values()];
 }
 
 /** A deployment of `websiteId`; `not_found` for an unknown id or one of another website (existence never leaks). */

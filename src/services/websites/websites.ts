@@ -2,8 +2,8 @@ import type { Stores } from "../../db/stores/index.ts";
 import type { WebsiteRecord } from "../../db/stores/websites.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { newId } from "../../kernel/ids.ts";
+import type { PlatformConfig } from "../../kernel/platform.ts";
 import { iso } from "../../kernel/schemas.ts";
-import type { PlatformConfig } from "../../platform.ts";
 
 /** Slugs become subdomains: DNS labels of 3 to 63 characters. */
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/;

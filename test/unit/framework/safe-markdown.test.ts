@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { compileMarkdown } from "../../../src/framework/markdown-modules.ts";
-import { MARKDOWN_MAX_WAITING, renderMarkdownOffThread } from "../../../src/framework/markdown-pool.ts";
+import {
+  closeMarkdownPool,
+  MARKDOWN_MAX_WAITING,
+  MARKDOWN_TIME_LIMIT_MS,
+  renderMarkdownOffThread,
+} from "../../../src/framework/markdown-pool.ts";
 import {
   checkMarkdownDepth,
   MAX_MARKDOWN_DEPTH,
@@ -63,6 +68,7 @@ describe("Markdown rendering time", () => {
         ["pages/slow.md", `# Slow\n\n${"_a".repeat(60_000)}\n`],
         ["pages/fine.md", "# Fine\n\n[ok](/ok/) and [bad](&#106;avascript:alert(1))\n"],
       ]),
+      "org-slow",
     );
     clearInterval(ticker);
     const elapsed = performance.now() - started;
@@ -86,7 +92,9 @@ describe("Markdown worker queue", () => {
       { length: MARKDOWN_MAX_WAITING + 4 },
       (_, i) => `# Text ${i}\n\n${"word ".repeat(100)}`,
     );
-    const outcomes = await Promise.allSettled(texts.map((text) => renderMarkdownOffThread(text)));
+    const outcomes = await Promise.allSettled(
+      texts.map((text) => renderMarkdownOffThread(text, "org-queue")),
+    );
     const refused = outcomes.filter((o) => o.status === "rejected");
     expect(refused).toHaveLength(3);
     for (const o of refused)
@@ -96,6 +104,49 @@ describe("Markdown worker queue", () => {
       value: expect.stringContaining("<h1>Text 0</h1>"),
     });
     expect(outcomes[MARKDOWN_MAX_WAITING]).toMatchObject({ status: "fulfilled" });
+  });
+});
+
+describe("Markdown worker fairness", () => {
+  it("renders another organization's text within one time limit while one organization floods the worker", async () => {
+    const slow = `# Slow\n\n${"_a".repeat(60_000)}\n`;
+    const flood = Array.from({ length: MARKDOWN_MAX_WAITING + 3 }, () =>
+      renderMarkdownOffThread(slow, "org-flood").then(
+        () => "rendered",
+        (error: unknown) => error,
+      ),
+    );
+    const started = performance.now();
+    const html = await renderMarkdownOffThread(`# Other\n\n${"word ".repeat(100)}`, "org-other");
+    const waited = performance.now() - started;
+    expect(html).toContain("<h1>Other</h1>");
+    // At most the flooding organization's running text stood ahead of it (plus a new worker's start on a busy
+    // machine); in one shared line it would wait for all of them, over 30 seconds.
+    expect(waited).toBeLessThan(MARKDOWN_TIME_LIMIT_MS + 3_000);
+    await closeMarkdownPool();
+    const outcomes = await Promise.all(flood);
+    // One running and MARKDOWN_MAX_WAITING waiting were accepted; the rest were refused at once.
+    const refused = outcomes.filter((o) => (o as { kind?: string }).kind === "rate_limited");
+    expect(refused).toHaveLength(2);
+    expect(refused[0]).toMatchObject({
+      message: expect.stringContaining("of this organization"),
+      options: expect.objectContaining({ retryAfterSeconds: expect.any(Number) }),
+    });
+    expect(
+      outcomes.slice(0, MARKDOWN_MAX_WAITING + 1).every((o) => o instanceof Error && !("kind" in o)),
+    ).toBe(true);
+  });
+
+  it("accepts another organization's texts while one is at its cap", async () => {
+    const text = (i: number) => `# Text ${i}\n\n${"word ".repeat(100)}`;
+    const mine = Array.from({ length: MARKDOWN_MAX_WAITING + 1 }, (_, i) =>
+      renderMarkdownOffThread(text(i), "org-a"),
+    );
+    const refused = renderMarkdownOffThread(text(99), "org-a");
+    const theirs = renderMarkdownOffThread(text(100), "org-b");
+    await expect(refused).rejects.toMatchObject({ kind: "rate_limited" });
+    await expect(theirs).resolves.toContain("<h1>Text 100</h1>");
+    expect(await Promise.all(mine)).toHaveLength(MARKDOWN_MAX_WAITING + 1);
   });
 });
 
@@ -128,6 +179,7 @@ describe("Markdown nesting", () => {
   it("reports a .md page nested too deep as a build error on its line", async () => {
     const { errors, modules } = await compileMarkdown(
       new Map([["pages/deep.md", `# Deep\n\n${"> ".repeat(40)}quote\n`]]),
+      "org-deep",
     );
     expect(errors).toEqual([
       expect.objectContaining({

@@ -39,7 +39,16 @@ describe("starter", () => {
       "image/svg+xml; charset=utf-8",
     );
     expect(result.forms).toEqual([
-      { name: "contact", fields: ["name", "email", "message"], page: "/contact/" },
+      {
+        name: "contact",
+        fields: ["name", "email", "message"],
+        inputs: [
+          { name: "name", type: "text", required: true },
+          { name: "email", type: "email", required: true },
+          { name: "message", type: "textarea", required: true },
+        ],
+        page: "/contact/",
+      },
     ]);
     expect(result.sourceHash).toMatch(/^[0-9a-f]{64}$/);
   });

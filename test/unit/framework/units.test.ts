@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { firstH1, renderDocument } from "../../../src/framework/document.ts";
-import { collectForms, scanForms } from "../../../src/framework/forms.ts";
+import { collectForms, guardForms, scanForms } from "../../../src/framework/forms.ts";
 import { resolveLimits } from "../../../src/framework/limits.ts";
 import { parseFrontMatter, renderMarkdown } from "../../../src/framework/markdown.ts";
 import { resolveDraftImport } from "../../../src/framework/resolve.ts";
@@ -43,18 +43,48 @@ describe("forms scanner", () => {
     </form>
     <form action="/search"><input name="q"></form>
     <form action="/_service/forms/newsletter"><input name="email"></form>`;
+    const contactInputs = [
+      { name: "name", type: "text", required: false },
+      { name: "email", type: "email", required: true },
+      { name: "source", type: "hidden", required: false },
+      { name: "message", type: "textarea", required: false },
+      { name: "topic", type: "select", required: false },
+    ];
+    const newsletterInputs = [{ name: "email", type: "text", required: false }];
     expect(scanForms(html)).toEqual([
-      { name: "contact", fields: ["name", "email", "source", "message", "topic"], problems: [] },
+      {
+        name: "contact",
+        fields: ["name", "email", "source", "message", "topic"],
+        inputs: contactInputs,
+        problems: [],
+      },
       {
         name: "newsletter",
         fields: ["email"],
+        inputs: newsletterInputs,
         problems: ["form 'newsletter' must use method=\"post\" to be received"],
       },
     ]);
     expect(collectForms([{ route: "/", html }]).forms).toEqual([
-      { name: "contact", fields: ["name", "email", "source", "message", "topic"], page: "/" },
-      { name: "newsletter", fields: ["email"], page: "/" },
+      {
+        name: "contact",
+        fields: ["name", "email", "source", "message", "topic"],
+        inputs: contactInputs,
+        page: "/",
+      },
+      { name: "newsletter", fields: ["email"], inputs: newsletterInputs, page: "/" },
     ]);
+  });
+
+  it("adds a honeypot and a start-time field to the forms it receives, which scanning then ignores", () => {
+    const html =
+      '<form action="/_service/forms/contact" method="post"><input name="a"></form><form action="/q"></form>';
+    const guarded = guardForms(html);
+    expect(guarded.match(/name="_sw_website"/g)).toHaveLength(1);
+    expect(guarded.match(/name="_sw_token"/g)).toHaveLength(1);
+    expect(guarded).toContain('fetch("/_service/forms/_token"');
+    expect(guarded.endsWith('<form action="/q"></form>')).toBe(true);
+    expect(scanForms(guarded)[0]!.fields).toEqual(["a"]);
   });
 
   it("refuses bad form names", () => {

@@ -1,30 +1,12 @@
+import type { OperationOutput } from "../../../../tools/index.ts";
 import { checkbox, field, select, textArea } from "../../ui/components.ts";
 import { html, type SafeHtml } from "../../ui/html.ts";
 
 /** A CMS field as `cms.collections.get` returns it. */
-export interface CmsField {
-  key: string;
-  name: string;
-  type: string;
-  helpText: string;
-  required: boolean;
-  validValues?: string[];
-  integer?: boolean;
-}
+export type CmsField = NonNullable<OperationOutput<"cms.collections.get">["fields"]>[number];
 
 /** A CMS item as the item operations return it. */
-export interface CmsItem {
-  id: string;
-  collectionId: string;
-  slug: string;
-  status: "draft" | "published";
-  values: Record<string, unknown>;
-  hasUnpublishedChanges: boolean;
-  archived: boolean;
-  version: number;
-  updatedAt: string;
-  publishedAt: string | null;
-}
+export type CmsItem = OperationOutput<"cms.items.get">;
 
 /** Types a plain form edits; the rest (lists, references, assets, JSON) are shown read-only. */
 const LINE_TYPES: Record<string, "text" | "email" | "url" | "date"> = {

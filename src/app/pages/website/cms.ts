@@ -1,21 +1,16 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../../platform.ts";
+import type { OperationOutput } from "../../../../tools/index.ts";
+import type { Platform } from "../../../kernel/platform.ts";
 import { badge, card, cellTitle, emptyState, postButton, table, when } from "../../ui/components.ts";
 import { html, type SafeHtml } from "../../ui/html.ts";
 import { handle, param } from "../context.ts";
-import { type CmsField, type CmsItem, itemTitle } from "./cms-fields.ts";
+import { type CmsItem, itemTitle } from "./cms-fields.ts";
 import { type WebsiteContext, websiteContext, websitePage } from "./hub.ts";
 
 const PAGE_SIZE = 50;
 
 /** A collection as the CMS operations return it. */
-export interface Collection {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  fields?: CmsField[];
-}
+export type Collection = OperationOutput<"cms.collections.get">;
 
 /** The path of a collection's items, or of one item. */
 export const cmsPath = (ctx: WebsiteContext, collectionId: string, itemId?: string) =>

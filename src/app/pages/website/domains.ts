@@ -1,5 +1,5 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../../platform.ts";
+import type { Platform } from "../../../kernel/platform.ts";
 import {
   badge,
   card,
@@ -123,7 +123,11 @@ export function registerDomainPages(app: H3, platform: Platform): void {
       return done(ctx.path("/domains"), "domain-added");
     }),
   );
-  const act = (rest: string, operationId: string, code: string) =>
+  const act = (
+    rest: string,
+    operationId: "domains.verify" | "domains.setPrimary" | "domains.remove",
+    code: string,
+  ) =>
     app.post(
       `${path}/:domainId${rest}`,
       formAction(platform, websiteContext, onError, async (ctx) => {

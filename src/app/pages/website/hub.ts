@@ -1,8 +1,7 @@
 import type { H3Event } from "h3";
+import type { OperationId, OperationOutput } from "../../../../tools/index.ts";
 import { ApiError } from "../../../kernel/errors.ts";
-import { grantsOnWebsite } from "../../../kernel/principal.ts";
-import { grantHolds } from "../../../kernel/roles.ts";
-import type { Platform } from "../../../platform.ts";
+import type { Platform } from "../../../kernel/platform.ts";
 import { badge, type Flash, flash, tabs } from "../../ui/components.ts";
 import { html, raw, type SafeHtml } from "../../ui/html.ts";
 import { icons } from "../../ui/icons.ts";
@@ -10,23 +9,15 @@ import { csrfField } from "../../ui/layout.ts";
 import { errorPage, notice, type OrgContext, orgContext, orgPath, page, param } from "../context.ts";
 
 /** A website as `websites.get` returns it. */
-export interface Website {
-  id: string;
-  organizationId: string;
-  name: string;
-  slug: string;
-  url: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Website = OperationOutput<"websites.get">;
 
 /** A page of one website: the organization's context, the website, and what the user may do on it. */
 export interface WebsiteContext extends OrgContext {
   website: Website;
   /** The deployment the live site serves, or null while nothing is published. */
   liveDeploymentId: string | null;
-  /** Whether the user's role on this website holds the operation (to hide what they cannot call). */
-  can(operationId: string): boolean;
+  /** Whether the user may call the operation on this website (to hide what they cannot call). */
+  can(operationId: OperationId): boolean;
   /** The website page's path, with `rest` appended. */
   path(rest?: string): string;
 }
@@ -79,13 +70,8 @@ export async function websiteContext(platform: Platform, event: H3Event): Promis
   } catch (error) {
     return errorPage(ctx, error);
   }
-  const grants = grantsOnWebsite(ctx.principal, website.organizationId, website.id);
-  const can = (operationId: string) => {
-    const tool = platform.registry.byOperationId(operationId);
-    return (
-      tool !== undefined && grants.some((g) => grantHolds(g.role, g.websiteIds !== undefined, tool.access))
-    );
-  };
+  const can = (operationId: OperationId) =>
+    ctx.can(operationId, { organizationId: website.organizationId, websiteId: website.id });
   const base = orgPath(ctx, `/websites/${encodeURIComponent(website.id)}`);
   const live = await liveDeployments(platform, [website.id]);
   return {

@@ -1,5 +1,5 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../../platform.ts";
+import type { Platform } from "../../../kernel/platform.ts";
 import { registerCmsPages } from "./cms.ts";
 import { registerCmsItemPages } from "./cms-item.ts";
 import { registerDeploymentPages } from "./deployments.ts";

@@ -1,6 +1,6 @@
 import type { H3 } from "h3";
 import { ApiError, toApiError } from "../../../kernel/errors.ts";
-import type { Platform } from "../../../platform.ts";
+import type { Platform } from "../../../kernel/platform.ts";
 import { card, pageHeader } from "../../ui/components.ts";
 import { html } from "../../ui/html.ts";
 import { csrfField } from "../../ui/layout.ts";

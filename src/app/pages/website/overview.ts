@@ -1,28 +1,15 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../../platform.ts";
+import type { OperationOutput } from "../../../../tools/index.ts";
+import type { Platform } from "../../../kernel/platform.ts";
 import { badge, card, type Flash, postButton, when } from "../../ui/components.ts";
 import { html, type SafeHtml } from "../../ui/html.ts";
 import { done, formAction, handle, redirect } from "../context.ts";
 import { shortId, type WebsiteContext, websiteContext, websitePage } from "./hub.ts";
 
 /** A deployment as the publishing operations return it. */
-export interface Deployment {
-  id: string;
-  status: string;
-  createdAt: string;
-  createdBy: { type: string; id: string };
-  sourceHash: string;
-  pages: { route: string; path: string }[];
-  published: boolean;
-}
+export type Deployment = OperationOutput<"websiteSourceCode.deployments.get">;
 
-interface Changes {
-  deploymentId: string | null;
-  added: { path: string }[];
-  modified: { path: string }[];
-  deleted: { path: string }[];
-  unchanged: number;
-}
+type Changes = OperationOutput<"websiteSourceCode.changes.list">;
 
 /** Who built a deployment, from the signed-in user's point of view. */
 export function builder(ctx: WebsiteContext, by: Deployment["createdBy"]): string {
@@ -51,14 +38,12 @@ function changeList(changes: Changes): SafeHtml {
 
 async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: number } = {}) {
   const { website } = ctx;
-  const published = ctx.liveDeploymentId !== null;
+  const liveId = ctx.liveDeploymentId;
+  const published = liveId !== null;
   const canPublishing = ctx.can("websiteSourceCode.changes.list");
   const live: Deployment | undefined =
-    published && ctx.can("websiteSourceCode.deployments.get")
-      ? await ctx.call("websiteSourceCode.deployments.get", {
-          websiteId: website.id,
-          deploymentId: ctx.liveDeploymentId,
-        })
+    liveId !== null && ctx.can("websiteSourceCode.deployments.get")
+      ? await ctx.call("websiteSourceCode.deployments.get", { websiteId: website.id, deploymentId: liveId })
       : undefined;
   const changes: Changes | undefined = canPublishing
     ? await ctx.call("websiteSourceCode.changes.list", { websiteId: website.id })

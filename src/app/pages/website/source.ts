@@ -1,5 +1,6 @@
 import type { H3 } from "h3";
-import type { Platform } from "../../../platform.ts";
+import type { OperationOutput } from "../../../../tools/index.ts";
+import type { Platform } from "../../../kernel/platform.ts";
 import { badge, card, emptyState, table, when } from "../../ui/components.ts";
 import { html } from "../../ui/html.ts";
 import { handle } from "../context.ts";
@@ -7,12 +8,7 @@ import { shortId, type WebsiteContext, websiteContext, websitePage } from "./hub
 
 const PAGE_SIZE = 200;
 
-interface SourceFile {
-  path: string;
-  size: number;
-  sha256: string;
-  updatedAt: string;
-}
+type SourceFile = OperationOutput<"websiteSourceCode.files.list">["items"][number];
 
 /** Bytes as B, KiB or MiB. */
 function size(bytes: number): string {

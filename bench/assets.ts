@@ -1,0 +1,167 @@
+// Assets benchmark: an uploaded image served by hosting (`/_assets/<sha256>/<name>`) against a bare node:http
+// server returning the same bytes with the same headers, side by side in one process; then image variant
+// generation, first (a resize with sharp) against cached (the same variant URL again), as a ratio.
+// Run: npm run bench:assets   (BENCH_ROUNDS, BENCH_ROUND_MS, BENCH_WARMUP_MS, BENCH_VARIANTS override the defaults)
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, createServer, request } from "node:http";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import { fsBlobStore } from "../src/blobs/index.ts";
+import { openDatabase } from "../src/db/database.ts";
+import { callTool } from "../src/kernel/pipeline.ts";
+import { createPlatform } from "../src/platform.ts";
+import { createApp, listen } from "../src/server.ts";
+import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
+import { tools } from "../tools/index.ts";
+import {
+  formatTable,
+  median,
+  type RatioLine,
+  ratioOf,
+  runGroup,
+  type Settings,
+  type Variant,
+} from "./harness.ts";
+
+const settings: Settings = {
+  rounds: Number(process.env.BENCH_ROUNDS ?? 11),
+  roundMs: Number(process.env.BENCH_ROUND_MS ?? 120),
+  warmupMs: Number(process.env.BENCH_WARMUP_MS ?? 300),
+};
+const VARIANTS = Number(process.env.BENCH_VARIANTS ?? 9);
+
+function client(port: number, host: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  return (path: string): Promise<{ status: number; body: Buffer }> =>
+    new Promise((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port, path, agent, headers: { host } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+}
+
+const variant = (name: string, send: ReturnType<typeof client>, path: string, expected: Buffer): Variant => ({
+  name,
+  async round() {
+    return async (i) => {
+      const reply = await send(path);
+      if (
+        reply.status !== 200 ||
+        reply.body.byteLength !== expected.byteLength ||
+        (i === 0 && !reply.body.equals(expected))
+      ) {
+        throw new Error(`${name}: unexpected response ${reply.status} (${reply.body.byteLength} bytes)`);
+      }
+    };
+  },
+});
+
+const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-assets-"));
+const db = await openDatabase({ url: join(dir, "bench.db") });
+try {
+  const platform = await createPlatform({
+    tools,
+    db,
+    blobs: fsBlobStore(join(dir, "blobs")),
+    log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
+  });
+  const local = await ensureLocalOwner(db);
+  const call = (operationId: string, input: unknown) =>
+    callTool(platform, platform.registry.byOperationId(operationId)!, input, {
+      principal: local.principal,
+      transport: "internal",
+      requestId: "req_bench",
+    }) as Promise<any>;
+  const website = await call("websites.create", {
+    name: "Bench assets site",
+    organizationId: local.organization.id,
+  });
+  // A photo-like JPEG (noise compresses poorly, like a real photo): 1600×1000.
+  const photo = await sharp(
+    Buffer.from(Array.from({ length: 1600 * 1000 * 3 }, (_, i) => (i * 7919) % 251)),
+    {
+      raw: { width: 1600, height: 1000, channels: 3 },
+    },
+  )
+    .jpeg({ quality: 80 })
+    .toBuffer();
+  const asset = await call("assets.upload", {
+    websiteId: website.id,
+    contentBase64: photo.toString("base64"),
+    name: "photo.jpg",
+  });
+
+  const ours = await listen(createApp(platform), 0);
+  const sendOurs = client(ours.port, `${website.slug}.localhost`);
+  const bare = createServer((_req, res) => {
+    res.writeHead(200, {
+      "content-type": "image/jpeg",
+      "content-length": photo.byteLength,
+      etag: `"${asset.sha256}"`,
+      "cache-control": "public, max-age=31536000, immutable",
+      "accept-ranges": "bytes",
+      "x-content-type-options": "nosniff",
+    });
+    res.end(photo);
+  });
+  await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
+  const sendBare = client((bare.address() as { port: number }).port, "127.0.0.1");
+
+  console.log(
+    `Sitewright assets bench: node ${process.version}, ${availableParallelism()} cores; ${settings.rounds} interleaved rounds of ~${settings.roundMs} ms per variant (after ${settings.warmupMs} ms warm-up).`,
+  );
+  console.log(
+    `Fixture: fresh SQLite and file-system blob store in ${dir}; a ${photo.byteLength}-byte 1600×1000 JPEG uploaded.\n`,
+  );
+
+  const lines: RatioLine[] = [];
+  for (const concurrency of [1, 16]) {
+    const title = `asset ${concurrency === 1 ? "sequential" : `${concurrency} in flight`}`;
+    process.stderr.write(`  running: ${title}\n`);
+    const group = await runGroup(
+      title,
+      [variant("hosting", sendOurs, asset.path, photo), variant("bare node:http", sendBare, "/", photo)],
+      concurrency,
+      settings,
+    );
+    lines.push(ratioOf(group, "hosting", "bare node:http", 0.6));
+  }
+  console.log(formatTable(lines));
+
+  // Variant generation: each width/quality pair is new the first time (a resize), then served from the cache.
+  process.stderr.write("  running: variant generation\n");
+  const widths = [320, 480, 640, 768, 960, 1080, 1280, 1600, 256, 128, 64];
+  const first: number[] = [];
+  const cached: number[] = [];
+  for (let i = 0; i < VARIANTS; i++) {
+    const path = `${asset.path}?w=${widths[i % widths.length]}&format=webp&q=${[50, 60, 70, 75, 80][Math.floor(i / widths.length) % 5]}`;
+    let start = performance.now();
+    const made = await sendOurs(path);
+    first.push(performance.now() - start);
+    if (made.status !== 200) throw new Error(`variant ${path}: ${made.status}`);
+    const again: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      start = performance.now();
+      await sendOurs(path);
+      again.push(performance.now() - start);
+    }
+    cached.push(median(again));
+  }
+  const firstMs = median(first);
+  const cachedMs = median(cached);
+  console.log(
+    `\nImage variants (WebP from the 1600×1000 JPEG, ${VARIANTS} width/quality pairs): first ${firstMs.toFixed(1)} ms (median), cached ${cachedMs.toFixed(2)} ms; cached is ${(firstMs / cachedMs).toFixed(0)}× faster than first.`,
+  );
+  await ours.close();
+  await new Promise((resolve) => bare.close(resolve));
+} finally {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+}

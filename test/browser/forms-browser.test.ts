@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeSandboxPool } from "../../src/framework/index.ts";
+import { type Listening, listen } from "../../src/server.ts";
+import { hasChromium, launchChromium } from "../support/browser.ts";
+import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+// Debian's chromium (never a downloaded browser build); skipped where it is not installed.
+describe.skipIf(!hasChromium)("hosted forms in headless Chromium", () => {
+  let t: TestPlatform;
+  let server: Listening;
+  beforeAll(async () => {
+    t = await createTestPlatform("sqlite");
+    server = await listen(t.app, 0);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await t?.close();
+    await closeSandboxPool();
+  });
+
+  it("a visitor fills the starter's contact form, is redirected to the thank-you page, and the submission is new", async () => {
+    const website = await t.createWebsite("Browser Form Site");
+    const published = await fetch(`${server.url}/v1/websiteSourceCode/head/publish`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${t.adminKey.plaintextKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ websiteId: website.id }),
+    });
+    expect(published.status).toBe(200);
+    const browser = await launchChromium(["--disable-quic", "--disable-component-update", "--disable-sync"]);
+    try {
+      const page = await browser.newPage();
+      const origin = `http://${website.slug}.localhost:${server.port}`;
+      const token = page.waitForResponse((r) => r.url().endsWith("/_service/forms/_token"));
+      await page.goto(`${origin}/contact/`);
+      expect((await token).status()).toBe(200);
+      await page.fill("#name", "Grace");
+      await page.fill("#email", "grace@example.test");
+      await page.fill("#message", "Hello from a real browser");
+      // A person takes a few seconds; the signed start time says so.
+      await page.waitForTimeout(3_500);
+      await Promise.all([
+        page.waitForURL(`${origin}/_service/forms/contact/thanks`),
+        page.click("button[type=submit]"),
+      ]);
+      expect(await page.textContent("h1")).toBe("Thank you");
+      const list = await fetch(`${server.url}/v1/websites/${website.id}/forms/submissions`, {
+        headers: { authorization: `Bearer ${t.adminKey.plaintextKey}` },
+      });
+      const { items } = (await list.json()) as { items: { state: string; values: unknown; page: string }[] };
+      expect(items).toHaveLength(1);
+      expect(items[0]).toMatchObject({
+        state: "new",
+        values: { name: "Grace", email: "grace@example.test", message: "Hello from a real browser" },
+        page: "/contact/",
+      });
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+});
