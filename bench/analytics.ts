@@ -1,0 +1,188 @@
+// Analytics benchmark. (1) Ingestion: wrk against two real servers publishing the same page, one recording page
+// views and one with recording switched off; every status is checked; reports requests/s of both, their ratio
+// (target ≥ 0.9) and the page views written. (2) Queries: BENCH_EVENTS generated events (default 200,000; the
+// target scale is 10,000,000, set it when the machine has the time) over the last 12 months, rolled up, then
+// p50/p99 of the aggregate, the daily time series and top pages over 12 months, on SQLite and, when
+// SITEWRIGHT_TEST_PG_URL is set, PostgreSQL.
+// Run: node --import tsx bench/analytics.ts   (BENCH_EVENTS, BENCH_WRK_SECONDS, BENCH_QUERIES override)
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+import { fsBlobStore } from "../src/blobs/index.ts";
+import { openDatabase } from "../src/db/database.ts";
+import type { AnalyticsEventRecord } from "../src/db/stores/analytics.ts";
+import { buildSite, closeSandboxPool, starterFiles } from "../src/framework/index.ts";
+import { newId } from "../src/kernel/ids.ts";
+import { callTool } from "../src/kernel/pipeline.ts";
+import { createPlatform } from "../src/platform.ts";
+import { createApp, listen } from "../src/server.ts";
+import { rollUpAnalytics } from "../src/services/analytics/housekeeping.ts";
+import { completeCheckoutSession } from "../src/services/billing/checkout.ts";
+import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
+import { publishBuild } from "../test/support/hosting.ts";
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
+const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 21);
+const DAY = 86_400_000;
+
+async function platformOn(url: string, dir: string) {
+  const db = await openDatabase({ url });
+  const platform = await createPlatform({
+    db,
+    blobs: fsBlobStore(join(dir, "blobs")),
+    log: { info() {}, error: console.error },
+  });
+  const owner = await ensureLocalOwner(db);
+  const call = (operationId: string, input: unknown) =>
+    callTool(platform, platform.registry.byOperationId(operationId)!, input, {
+      principal: owner.principal,
+      transport: "internal",
+      requestId: "req_bench",
+    }) as Promise<any>;
+  const website = await call("websites.create", {
+    organizationId: owner.organization.id,
+    name: `Bench ${newId().slice(0, 6)}`,
+  });
+  const { paymentUrl } = await call("billing.plan.checkoutChange", {
+    organizationId: owner.organization.id,
+    plan: "pro",
+    interval: "monthly",
+  });
+  if (paymentUrl) await completeCheckoutSession(db, owner.organization.id, paymentUrl.split("/").pop()!);
+  return { db, platform, call, website };
+}
+
+/** wrk in a child process (asynchronously: the server under test runs in this process). */
+async function wrk(port: number, host: string): Promise<number> {
+  const { stdout: out } = await promisify(execFile)(
+    "wrk",
+    [
+      "-t1",
+      "-c16",
+      `-d${WRK_SECONDS}s`,
+      "-H",
+      `Host: ${host}`,
+      "-H",
+      "User-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36",
+      `http://127.0.0.1:${port}/`,
+    ],
+    { encoding: "utf8" },
+  );
+  if (process.env.BENCH_DEBUG) console.log(out);
+  if (/Non-2xx|Socket errors/.test(out)) throw new Error(`wrk saw failures:\n${out}`);
+  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
+}
+
+async function ingestion(dir: string) {
+  const result = await buildSite({ files: starterFiles("Bench"), organizationId: "bench", mode: "publish" });
+  const rates: Record<string, number> = {};
+  let written = 0;
+  for (const mode of ["without", "with", "without ", "with "]) {
+    const { db, platform, website } = await platformOn(join(dir, `${mode.trim()}-${newId()}.db`), dir);
+    await publishBuild(platform, website.id, result);
+    if (mode.startsWith("without")) platform.analytics.countable = () => false;
+    const server = await listen(createApp(platform), 0);
+    rates[mode] = Math.max(rates[mode] ?? 0, await wrk(server.port, `${website.slug}.localhost`));
+    await server.close();
+    await platform.analytics.close();
+    if (mode.startsWith("with ") || mode === "with") written += platform.analytics.stats.written;
+    await db.close();
+  }
+  const without = Math.max(rates.without!, rates["without "]!);
+  const withAnalytics = Math.max(rates.with!, rates["with "]!);
+  console.log(
+    `ingestion: ${without.toFixed(0)} req/s without analytics, ${withAnalytics.toFixed(0)} req/s with; ratio ${(withAnalytics / without).toFixed(3)}; ${written} page views written`,
+  );
+}
+
+async function queries(name: string, url: string, dir: string) {
+  const { db, platform, call, website } = await platformOn(url, dir);
+  const now = Date.now();
+  const start = now - 365 * DAY;
+  const started = Date.now();
+  const paths = Array.from({ length: 200 }, (_, i) => `/page-${i}/`);
+  const sources = ["Direct", "Google", "Twitter", "Hacker News", "news.example.org"];
+  for (let done = 0; done < EVENTS; ) {
+    const rows: AnalyticsEventRecord[] = [];
+    for (let i = 0; i < 5000 && done < EVENTS; i++, done++) {
+      const ts = start + Math.floor((done / EVENTS) * 365 * DAY);
+      const visitor = `v${Math.floor(done / 3)}`;
+      rows.push({
+        id: newId(),
+        websiteId: website.id,
+        ts,
+        name: "pageview",
+        path: paths[(done * 7) % paths.length]!,
+        visitorId: visitor,
+        sessionId: visitor,
+        source: sources[Math.floor(done / 3) % sources.length]!,
+        referrer: "",
+        utmSource: "",
+        utmMedium: "",
+        utmCampaign: "",
+        utmTerm: "",
+        utmContent: "",
+        device: done % 3 ? "desktop" : "mobile",
+        browser: "Chrome",
+        os: "Linux",
+        country: "",
+        engagementMs: 0,
+        props: null,
+      });
+    }
+    await db.transaction((s) => s.analytics.insertEvents(rows));
+  }
+  const generated = Date.now();
+  await rollUpAnalytics(platform, now);
+  const rolled = Date.now();
+  console.log(
+    `${name}: ${EVENTS} events generated in ${((generated - started) / 1000).toFixed(1)} s, rolled up in ${((rolled - generated) / 1000).toFixed(1)} s`,
+  );
+  const from = new Date(start).toISOString().slice(0, 10);
+  const ops: [string, string, Record<string, unknown>][] = [
+    ["aggregate", "analytics.aggregate", {}],
+    ["time series (day)", "analytics.timeseries", { interval: "day" }],
+    ["top pages", "analytics.breakdown", { dimension: "page", limit: 10 }],
+  ];
+  for (const [label, op, extra] of ops) {
+    const times: number[] = [];
+    for (let i = 0; i < QUERIES; i++) {
+      const t0 = performance.now();
+      await call(op, { websiteId: website.id, from, ...extra });
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    const p = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(1);
+    console.log(`${name}: ${label} over 12 months: p50 ${p(0.5)} ms, p99 ${p(0.99)} ms`);
+  }
+  await platform.analytics.close();
+  await db.close();
+}
+
+const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-analytics-"));
+try {
+  await ingestion(dir);
+  await queries("sqlite", join(dir, "queries.db"), dir);
+  const pgUrl = process.env.SITEWRIGHT_TEST_PG_URL;
+  if (pgUrl) {
+    const name = `sw_bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(pgUrl);
+    url.pathname = `/${name}`;
+    try {
+      await queries("postgresql", url.toString(), dir);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+} finally {
+  await closeSandboxPool();
+  rmSync(dir, { recursive: true, force: true });
+}
