@@ -23,6 +23,7 @@ import { rollUpAnalytics } from "../src/services/analytics/housekeeping.ts";
 import { completeCheckoutSession } from "../src/services/billing/checkout.ts";
 import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
 import { publishBuild } from "../test/support/hosting.ts";
+import { tools } from "../tools/index.ts";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
@@ -33,6 +34,7 @@ async function platformOn(url: string, dir: string) {
   const db = await openDatabase({ url });
   const platform = await createPlatform({
     db,
+    tools,
     blobs: fsBlobStore(join(dir, "blobs")),
     log: { info() {}, error: console.error },
   });
