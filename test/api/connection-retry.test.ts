@@ -57,6 +57,12 @@ describe.skipIf(!pg.available)("terminated connections under load [pg]", () => {
     const database = new URL(t.databaseUrl).pathname.slice(1);
     let running = true;
     let terminations = 0;
+    // Workers wait for a round of terminations every few requests, so the load and the terminations interleave
+    // however fast or slow this machine runs the load.
+    let roundDone: () => void = () => {};
+    let nextRound = new Promise<void>((resolve) => {
+      roundDone = resolve;
+    });
     const terminator = (async () => {
       while (running) {
         const ended = await rawQuery(
@@ -66,6 +72,11 @@ describe.skipIf(!pg.available)("terminated connections under load [pg]", () => {
           [database],
         );
         terminations += ended.length;
+        const done = roundDone;
+        nextRound = new Promise<void>((resolve) => {
+          roundDone = resolve;
+        });
+        done();
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     })();
@@ -78,6 +89,7 @@ describe.skipIf(!pg.available)("terminated connections under load [pg]", () => {
     const key = `Bearer ${t.adminKey.plaintextKey}`;
     const worker = async (n: number) => {
       for (let i = 0; i < 24; i++) {
+        if (i % 6 === 3) await nextRound;
         const site = await rawRequest(port, `${slug}.localhost`, "/");
         count("site", site.status);
         const list = await fetch(`${server.url}/v1/websites`, { headers: { authorization: key } });
@@ -104,7 +116,7 @@ describe.skipIf(!pg.available)("terminated connections under load [pg]", () => {
     running = false;
     await terminator;
 
-    expect(terminations).toBeGreaterThan(10);
+    expect(terminations).toBeGreaterThanOrEqual(4);
     const summary = Object.fromEntries(statuses);
     expect(summary["site 200"], JSON.stringify(summary)).toBe(96);
     expect(summary["read 200"], JSON.stringify(summary)).toBe(96);
