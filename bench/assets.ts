@@ -23,6 +23,7 @@ import {
   runGroup,
   type Settings,
   type Variant,
+  wrkRate,
 } from "./harness.ts";
 
 const settings: Settings = {
@@ -134,6 +135,23 @@ try {
     lines.push(ratioOf(group, "hosting", "bare node:http", 0.6));
   }
   console.log(formatTable(lines));
+
+  // The judged line: wrk in its own process drives both servers (interleaved rounds, best of each), so the
+  // in-process client above, which may be the bottleneck, does not cap the figures.
+  const seconds = Number(process.env.BENCH_WRK_SECONDS ?? 3);
+  const best = { hosting: 0, bare: 0 };
+  const barePort = (bare.address() as { port: number }).port;
+  for (let round = 0; round < 3; round++) {
+    best.hosting = Math.max(
+      best.hosting,
+      await wrkRate(`http://127.0.0.1:${ours.port}${asset.path}`, `${website.slug}.localhost`, seconds),
+    );
+    best.bare = Math.max(best.bare, await wrkRate(`http://127.0.0.1:${barePort}/`, "127.0.0.1", seconds));
+  }
+  const wrkRatio = best.hosting / best.bare;
+  console.log(
+    `\nwrk (external, 16 connections, best of 3 × ${seconds} s, every status 2xx): hosting ${best.hosting.toFixed(0)} req/s, bare node:http ${best.bare.toFixed(0)} req/s, ratio ${wrkRatio.toFixed(2)} (target ≥ 0.6: ${wrkRatio >= 0.6 ? "PASS" : "MISS"})`,
+  );
 
   // Variant generation: each width/quality pair is new the first time (a resize), then served from the cache.
   process.stderr.write("  running: variant generation\n");

@@ -183,3 +183,19 @@ export function formatTable(lines: RatioLine[]): string {
     ]),
   );
 }
+
+/**
+ * Requests per second that wrk (an external load generator in its own process, so the server under test is the
+ * bottleneck, not a client in this process) reaches against one URL. Any non-2xx answer or socket error fails.
+ */
+export async function wrkRate(url: string, host: string, seconds: number, connections = 16): Promise<number> {
+  const { execFile } = await import("node:child_process");
+  const { promisify } = await import("node:util");
+  const { stdout } = await promisify(execFile)(
+    "wrk",
+    ["-t1", `-c${connections}`, `-d${seconds}s`, "-H", `Host: ${host}`, url],
+    { encoding: "utf8" },
+  );
+  if (/Non-2xx|Socket errors/.test(stdout)) throw new Error(`wrk saw failures:\n${stdout}`);
+  return Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? Number.NaN);
+}
