@@ -7,6 +7,8 @@ export default defineConfig({
     index: "src/index.ts",
     "sandbox-worker": "src/framework/sandbox/worker.ts",
     "markdown-worker": "src/framework/markdown-worker.ts",
+    "function-worker": "src/framework/functions/worker.ts",
+    "context-pdf-worker": "src/services/context/pdf-worker.ts",
   },
   format: ["esm"],
   target: "node22",

@@ -1,20 +1,11 @@
-// Analytics benchmark. (1) Ingestion: wrk against two real servers publishing the same page, one recording page
-// views and one with recording switched off; every status is checked; reports requests/s of both, their ratio
-// (target ≥ 0.9) and the page views written. (2) Queries: BENCH_EVENTS generated events (default 200,000; the
-// target scale is 10,000,000, set it when the machine has the time) over the last 12 months, rolled up, then
-// p50/p99 of the aggregate, the daily time series and top pages over 12 months, on SQLite and, when
-// SITEWRIGHT_TEST_PG_URL is set, PostgreSQL.
-// Run: node --import tsx bench/analytics.ts   (BENCH_EVENTS, BENCH_WRK_SECONDS, BENCH_QUERIES override)
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
 import { fsBlobStore } from "../src/blobs/index.ts";
 import { openDatabase } from "../src/db/database.ts";
 import type { AnalyticsEventRecord } from "../src/db/stores/analytics.ts";
-import { buildSite, closeSandboxPool, starterFiles } from "../src/framework/index.ts";
+import { buildSite, closeWorkerPools, starterFiles } from "../src/framework/index.ts";
 import { newId } from "../src/kernel/ids.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
 import { createPlatform } from "../src/platform.ts";
@@ -24,6 +15,7 @@ import { completeCheckoutSession } from "../src/services/billing/checkout.ts";
 import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
 import { publishBuild } from "../test/support/hosting.ts";
 import { tools } from "../tools/index.ts";
+import { wrkRun } from "./harness.ts";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
@@ -58,26 +50,13 @@ async function platformOn(url: string, dir: string) {
   return { db, platform, call, website };
 }
 
-/** wrk in a child process (asynchronously: the server under test runs in this process). */
-async function wrk(port: number, host: string): Promise<number> {
-  const { stdout: out } = await promisify(execFile)(
-    "wrk",
-    [
-      "-t1",
-      "-c16",
-      `-d${WRK_SECONDS}s`,
-      "-H",
-      `Host: ${host}`,
-      "-H",
-      "User-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36",
-      `http://127.0.0.1:${port}/`,
-    ],
-    { encoding: "utf8" },
-  );
-  if (process.env.BENCH_DEBUG) console.log(out);
-  if (/Non-2xx|Socket errors/.test(out)) throw new Error(`wrk saw failures:\n${out}`);
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
-}
+/** wrk in a child process (asynchronously: the server under test runs in this process), with a browser's agent. */
+const wrk = async (port: number, host: string) =>
+  (
+    await wrkRun(`http://127.0.0.1:${port}/`, host, WRK_SECONDS, {
+      headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36" },
+    })
+  ).rate;
 
 async function ingestion(dir: string) {
   const result = await buildSite({ files: starterFiles("Bench"), organizationId: "bench", mode: "publish" });
@@ -185,6 +164,6 @@ try {
     }
   }
 } finally {
-  await closeSandboxPool();
+  await closeWorkerPools();
   rmSync(dir, { recursive: true, force: true });
 }

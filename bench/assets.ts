@@ -3,34 +3,13 @@
 // generation, first (a resize with sharp) against cached (the same variant URL again), as a ratio.
 // Run: npm run bench:assets   (BENCH_ROUNDS, BENCH_ROUND_MS, BENCH_WARMUP_MS, BENCH_VARIANTS override the defaults)
 
-import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
-import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
+import { availableParallelism } from "node:os";
 import sharp from "sharp";
-import { fsBlobStore } from "../src/blobs/index.ts";
-import { openDatabase } from "../src/db/database.ts";
-import { callTool } from "../src/kernel/pipeline.ts";
-import { createPlatform } from "../src/platform.ts";
 import { createApp, listen } from "../src/server.ts";
-import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
-import { tools } from "../tools/index.ts";
-import {
-  formatTable,
-  median,
-  type RatioLine,
-  ratioOf,
-  runGroup,
-  type Settings,
-  type Variant,
-  wrkRate,
-} from "./harness.ts";
+import { benchPlatform } from "./fixture.ts";
+import { median, wrkRate } from "./harness.ts";
 
-const settings: Settings = {
-  rounds: Number(process.env.BENCH_ROUNDS ?? 11),
-  roundMs: Number(process.env.BENCH_ROUND_MS ?? 120),
-  warmupMs: Number(process.env.BENCH_WARMUP_MS ?? 300),
-};
 const VARIANTS = Number(process.env.BENCH_VARIANTS ?? 9);
 
 function client(port: number, host: string) {
@@ -48,38 +27,8 @@ function client(port: number, host: string) {
     });
 }
 
-const variant = (name: string, send: ReturnType<typeof client>, path: string, expected: Buffer): Variant => ({
-  name,
-  async round() {
-    return async (i) => {
-      const reply = await send(path);
-      if (
-        reply.status !== 200 ||
-        reply.body.byteLength !== expected.byteLength ||
-        (i === 0 && !reply.body.equals(expected))
-      ) {
-        throw new Error(`${name}: unexpected response ${reply.status} (${reply.body.byteLength} bytes)`);
-      }
-    };
-  },
-});
-
-const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-assets-"));
-const db = await openDatabase({ url: join(dir, "bench.db") });
+const { dir, platform, local, call, close } = await benchPlatform("assets");
 try {
-  const platform = await createPlatform({
-    tools,
-    db,
-    blobs: fsBlobStore(join(dir, "blobs")),
-    log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
-  });
-  const local = await ensureLocalOwner(db);
-  const call = (operationId: string, input: unknown) =>
-    callTool(platform, platform.registry.byOperationId(operationId)!, input, {
-      principal: local.principal,
-      transport: "internal",
-      requestId: "req_bench",
-    }) as Promise<any>;
   const website = await call("websites.create", {
     name: "Bench assets site",
     organizationId: local.organization.id,
@@ -113,31 +62,16 @@ try {
     res.end(photo);
   });
   await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve));
-  const sendBare = client((bare.address() as { port: number }).port, "127.0.0.1");
 
   console.log(
-    `Sitewright assets bench: node ${process.version}, ${availableParallelism()} cores; ${settings.rounds} interleaved rounds of ~${settings.roundMs} ms per variant (after ${settings.warmupMs} ms warm-up).`,
+    `Sitewright assets bench: node ${process.version}, ${availableParallelism()} cores; serving measured with wrk in its own process.`,
   );
   console.log(
     `Fixture: fresh SQLite and file-system blob store in ${dir}; a ${photo.byteLength}-byte 1600×1000 JPEG uploaded.\n`,
   );
 
-  const lines: RatioLine[] = [];
-  for (const concurrency of [1, 16]) {
-    const title = `asset ${concurrency === 1 ? "sequential" : `${concurrency} in flight`}`;
-    process.stderr.write(`  running: ${title}\n`);
-    const group = await runGroup(
-      title,
-      [variant("hosting", sendOurs, asset.path, photo), variant("bare node:http", sendBare, "/", photo)],
-      concurrency,
-      settings,
-    );
-    lines.push(ratioOf(group, "hosting", "bare node:http", 0.6));
-  }
-  console.log(formatTable(lines));
-
-  // The judged line: wrk in its own process drives both servers (interleaved rounds, best of each), so the
-  // in-process client above, which may be the bottleneck, does not cap the figures.
+  // Serving is judged only with wrk in its own process driving both servers (interleaved rounds, best of each): a
+  // client in this process shares the CPU with the server and caps the figures (it measured the client).
   const seconds = Number(process.env.BENCH_WRK_SECONDS ?? 3);
   const best = { hosting: 0, bare: 0 };
   const barePort = (bare.address() as { port: number }).port;
@@ -180,6 +114,5 @@ try {
   await ours.close();
   await new Promise((resolve) => bare.close(resolve));
 } finally {
-  await db.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { createMcpHandler, McpServer, Server } from "@modelcontextprotocol/server";
+import { createMcpHandler, isLegacyRequest, McpServer } from "@modelcontextprotocol/server";
 import BetterSqlite3 from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { H3 } from "h3";
@@ -7,7 +7,9 @@ import { authenticate } from "../src/auth/authenticate.ts";
 import { hashSecret } from "../src/auth/secrets.ts";
 import { tables } from "../src/db/schema/sqlite.ts";
 import { bindStores } from "../src/db/stores/index.ts";
+import { checkJsonShape } from "../src/kernel/json-depth.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
+import { fastModernToolsCall, fastToolsCall } from "../src/mcp/fast-call.ts";
 import { mcpTools } from "../src/mcp/tool-list.ts";
 import { json } from "../src/rest/http.ts";
 import { median, runGroup, type Settings, type Variant } from "./harness.ts";
@@ -124,7 +126,7 @@ export async function breakdown(
   for (const t of templates) {
     variants.push(
       mcpStage(MCP, "whole request, ours", async (r) => fx.app.fetch(r), t),
-      mcpStage(MCP, "our MCP layer alone (no auth, no pipeline)", ourLayer, t),
+      mcpStage(MCP, "our MCP layer alone (fast path; no auth, no pipeline)", ourLayer, t),
       mcpStage(MCP, "SDK-pattern layer alone (no auth, no pipeline)", sdkLayer, t),
     );
   }
@@ -141,21 +143,26 @@ export async function breakdown(
   });
 }
 
-/** The construct of src/mcp/endpoint.ts (createMcpHandler + a light Server per request) answering a fixed result. */
+/**
+ * What src/mcp/endpoint.ts does for a well-formed `tools/call` once authenticated: read and parse the body once,
+ * check its shape, classify it, and answer through the fast path of its protocol, here with a fixed result.
+ */
 function mcpLayerAlone(output: Record<string, unknown>) {
-  const handler = createMcpHandler(
-    () => {
-      const server = new Server({ name: "sitewright", version: "0" }, { capabilities: { tools: {} } });
-      server.setRequestHandler("tools/list", async () => ({ tools: [] }));
-      server.setRequestHandler("tools/call", async () => ({
-        content: [{ type: "text" as const, text: JSON.stringify(output) }],
-        structuredContent: output,
-      }));
-      return server;
-    },
-    { legacy: "stateless" },
-  );
-  return (request: Request) => handler.fetch(request);
+  const result = {
+    content: [{ type: "text" as const, text: JSON.stringify(output) }],
+    structuredContent: output,
+  };
+  const known = (name: string) => name === "websites_list";
+  const call = async () => result;
+  return async (request: Request) => {
+    const body = JSON.parse(await request.text()) as unknown;
+    checkJsonShape(body);
+    const answer = (await isLegacyRequest(request, body))
+      ? fastToolsCall(request, body, known, call)
+      : fastModernToolsCall(request, body, { name: "sitewright", version: "0" }, known, call);
+    if (!answer) throw new Error("the bench request missed the fast path");
+    return answer;
+  };
 }
 
 /** The SDK's documented pattern (fresh McpServer registering every tool) answering a fixed result. */

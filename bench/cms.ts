@@ -2,7 +2,8 @@
 // filter + sort + page of 100 query (cms.items.query, in-process) on SQLite and on PostgreSQL, p50 and p99, side by
 // side with a baseline in the same run: the same page as one hand-written SQL statement over the same tables.
 // Run: npm run bench:cms   (BENCH_CMS_ITEMS, BENCH_CMS_QUERIES, BENCH_PG_URL override the defaults; BENCH_PG_URL=off skips
-// PostgreSQL, BENCH_SQLITE=off skips SQLite)
+// PostgreSQL, BENCH_SQLITE=off skips SQLite; BENCH_CMS_EXPLAIN=1 prints PostgreSQL's plan of the baseline, BENCH_CMS_KEEP=1
+// keeps the PostgreSQL database for EXPLAIN ANALYZE by hand). Both databases are judged: query p99 ≤ 20 ms.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -198,11 +199,7 @@ function report() {
         ms(percentile(r.baseline, 50)),
         ms(percentile(r.baseline, 99)),
         `${(median(r.query) / median(r.baseline)).toFixed(2)}×`,
-        r.dialect === "sqlite"
-          ? percentile(r.query, 99) <= TARGET_P99_MS
-            ? `PASS (≤ ${TARGET_P99_MS} ms)`
-            : "MISS"
-          : "-",
+        percentile(r.query, 99) <= TARGET_P99_MS ? `PASS (≤ ${TARGET_P99_MS} ms)` : "MISS",
       ]),
     ),
   );
@@ -260,11 +257,20 @@ try {
     const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
     try {
       const text = BASELINE_SQL((n) => `$${n}`, true);
+      let explain = Boolean(process.env.BENCH_CMS_EXPLAIN);
       results.push(
         await run(
           "pg",
           pgDb,
           async () => {
+            if (explain) {
+              explain = false;
+              const plan = await pool.query({
+                text: `EXPLAIN (ANALYZE, BUFFERS) ${text}`,
+                values: [currentCollection, false],
+              });
+              console.log(plan.rows.map((row) => row["QUERY PLAN"]).join("\n"));
+            }
             const r = await pool.query({ name: "baseline", text, values: [currentCollection, false] });
             return r.rowCount ?? 0;
           },
@@ -277,7 +283,8 @@ try {
     } finally {
       await pool.end();
       await pgDb.close();
-      await admin.query(`DROP DATABASE ${name}`);
+      if (process.env.BENCH_CMS_KEEP) console.log(`kept database ${name}`);
+      else await admin.query(`DROP DATABASE ${name}`);
       await admin.end();
     }
   }

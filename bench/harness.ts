@@ -184,18 +184,56 @@ export function formatTable(lines: RatioLine[]): string {
   );
 }
 
+/** What one wrk run measured: requests per second and the 99th percentile of latency. */
+export interface WrkResult {
+  rate: number;
+  p99Ms: number;
+}
+
 /**
- * Requests per second that wrk (an external load generator in its own process, so the server under test is the
- * bottleneck, not a client in this process) reaches against one URL. Any non-2xx answer or socket error fails.
+ * One run of wrk (an external load generator in its own process, so the server under test is the bottleneck, not a
+ * client in this process) against one URL: requests per second and p99 in milliseconds. Any non-2xx answer or
+ * socket error fails: a load run that gets errors is not a result.
  */
-export async function wrkRate(url: string, host: string, seconds: number, connections = 16): Promise<number> {
+export async function wrkRun(
+  url: string,
+  host: string,
+  seconds: number,
+  options: {
+    connections?: number;
+    headers?: Record<string, string>;
+    /** A wrk Lua script (its path), e.g. one setting `wrk.method` and `wrk.body` for POSTs. */
+    script?: string;
+  } = {},
+): Promise<WrkResult> {
   const { execFile } = await import("node:child_process");
   const { promisify } = await import("node:util");
+  const headers = Object.entries({ Host: host, ...options.headers }).flatMap(([name, value]) => [
+    "-H",
+    `${name}: ${value}`,
+  ]);
+  const script = options.script ? ["-s", options.script] : [];
   const { stdout } = await promisify(execFile)(
     "wrk",
-    ["-t1", `-c${connections}`, `-d${seconds}s`, "-H", `Host: ${host}`, url],
+    ["-t1", `-c${options.connections ?? 16}`, `-d${seconds}s`, "--latency", ...headers, ...script, url],
     { encoding: "utf8" },
   );
   if (/Non-2xx|Socket errors/.test(stdout)) throw new Error(`wrk saw failures:\n${stdout}`);
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? Number.NaN);
+  const p99 = /^\s*99%\s+([\d.]+)(us|ms|s)\s*$/m.exec(stdout);
+  const scale = { us: 0.001, ms: 1, s: 1000 } as const;
+  return {
+    rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? Number.NaN),
+    p99Ms: p99 ? Number(p99[1]) * scale[p99[2] as keyof typeof scale] : Number.NaN,
+  };
+}
+
+/** `wrkRun`'s requests per second alone. */
+export async function wrkRate(
+  url: string,
+  host: string,
+  seconds: number,
+  connections = 16,
+  script?: string,
+): Promise<number> {
+  return (await wrkRun(url, host, seconds, { connections, ...(script ? { script } : {}) })).rate;
 }

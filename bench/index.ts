@@ -3,7 +3,6 @@
 import { availableParallelism } from "node:os";
 import type { H3 } from "h3";
 import { mcpTools } from "../src/mcp/tool-list.ts";
-import { listen } from "../src/server.ts";
 import { createBareApp, createSdkPatternApp } from "./baselines.ts";
 import { breakdown } from "./breakdown.ts";
 import {
@@ -23,7 +22,16 @@ import {
   mcpBodyVerified,
   mcpRequest,
 } from "./mcp-requests.ts";
+import {
+  formatWrkTable,
+  MCP_REST_TARGET,
+  overWrk,
+  REST_TARGET,
+  WRK_CONNECTIONS,
+  wrkSettings,
+} from "./over-wrk.ts";
 import { createFixture, type Fixture, type KeyPool, PAGE, WEBSITES } from "./setup.ts";
+import { wrkMissing } from "./wrk.ts";
 
 const settings: Settings = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 11),
@@ -31,7 +39,7 @@ const settings: Settings = {
   warmupMs: Number(process.env.BENCH_WARMUP_MS ?? 300),
 };
 
-/** How a request reaches the server: `app.fetch` in-process, or undici's fetch over loopback (keep-alive). */
+/** How a request reaches the server: `app.fetch` in-process (HTTP is measured with wrk, see wrk.ts). */
 interface Client {
   label: string;
   origin: string;
@@ -42,12 +50,6 @@ const inProcess = (app: H3): Client => ({
   label: "in-process",
   origin: MCP_ORIGIN,
   send: async (path, init) => app.fetch(new Request(`${MCP_ORIGIN}${path}`, init)),
-});
-
-const overHttp = (url: string): Client => ({
-  label: "HTTP",
-  origin: url,
-  send: (path, init) => fetch(`${url}${path}`, init),
 });
 
 function fail(variant: string, response: Response, text: string): never {
@@ -106,9 +108,6 @@ async function main(fx: Fixture) {
   // The SDK-pattern app must answer the very same requests the same way.
   await captureToolsCall(sdkApp, setupKey);
 
-  const oursHttp = await listen(fx.app, 0);
-  const bareHttp = await listen(bare, 0);
-
   console.log(
     `Sitewright bench: node ${process.version}, ${availableParallelism()} cores; ${settings.rounds} interleaved rounds of ~${settings.roundMs} ms per variant (after ${settings.warmupMs} ms warm-up), GC before each round.`,
   );
@@ -124,21 +123,16 @@ async function main(fx: Fixture) {
   const progress = (title: string) => process.stderr.write(`  running: ${title}\n`);
 
   // (a) REST: our GET /v1/websites vs a bare h3 route returning the same payload.
-  for (const [client, bareClient] of [
-    [inProcess(fx.app), inProcess(bare)],
-    [overHttp(oursHttp.url), overHttp(bareHttp.url)],
-  ] as const) {
-    for (const concurrency of [1, 16]) {
-      const title = `REST ${client.label}${client.label === "HTTP" ? " keep-alive" : ""}, ${concurrency === 1 ? "sequential" : `${concurrency} in flight`}`;
-      progress(title);
-      const group = await runGroup(
-        title,
-        [restVariant("REST ours", client, k), restVariant("bare h3", bareClient, k)],
-        concurrency,
-        settings,
-      );
-      lines.push(ratioOf(group, "REST ours", "bare h3", 0.4));
-    }
+  for (const concurrency of [1, 16]) {
+    const title = `REST in-process, ${concurrency === 1 ? "sequential" : `${concurrency} in flight`}`;
+    progress(title);
+    const group = await runGroup(
+      title,
+      [restVariant("REST ours", inProcess(fx.app), k), restVariant("bare h3", inProcess(bare), k)],
+      concurrency,
+      settings,
+    );
+    lines.push(ratioOf(group, "REST ours", "bare h3", REST_TARGET));
   }
 
   // (b) MCP: our endpoint vs the SDK's per-request McpServer pattern, and vs REST for the same operation.
@@ -158,26 +152,12 @@ async function main(fx: Fixture) {
     if (concurrency === 1) variants.push(restVariant("REST ours", inProcess(fx.app), k));
     const group = await runGroup(title, variants, concurrency, settings);
     lines.push(ratioOf(group, "MCP ours", "MCP SDK pattern", 8));
-    if (concurrency === 1) lines.push(ratioOf(group, "MCP ours", "REST ours", 0.5));
+    if (concurrency === 1) lines.push(ratioOf(group, "MCP ours", "REST ours", MCP_REST_TARGET));
   }
 
-  const httpTitle = "MCP vs REST HTTP keep-alive, sequential";
-  progress(httpTitle);
-  const http = await runGroup(
-    httpTitle,
-    [
-      mcpVariant("MCP ours 2025-11-25", overHttp(oursHttp.url), k, legacy),
-      mcpVariant("MCP ours 2026-07-28", overHttp(oursHttp.url), k, modern),
-      restVariant("REST ours", overHttp(oursHttp.url), k),
-    ],
-    1,
-    settings,
-  );
-  lines.push(ratioOf(http, "MCP ours 2025-11-25", "REST ours", 0.5));
-  lines.push(ratioOf(http, "MCP ours 2026-07-28", "REST ours", 0.5));
-
-  await oursHttp.close();
-  await bareHttp.close();
+  // (c) Over HTTP: wrk in its own process against real servers on port 0 (the client is not the bottleneck).
+  const missing = wrkMissing();
+  const wrkLines = missing ? [] : await overWrk(fx, bare, [legacy, modern], progress);
 
   progress("breakdown");
   const stages = await breakdown(fx, bare, [legacy, modern], {
@@ -199,9 +179,14 @@ async function main(fx: Fixture) {
       stages.map((s) => [s.section, s.stage, s.us.toFixed(0), s.cpuUs.toFixed(0)]),
     ),
   );
-  const missed = lines.filter((l) => l.ratio < l.target).length;
+  console.log(missing ? `\n${missing}` : `\n${formatWrkTable(wrkLines)}`);
   console.log(
-    `${lines.length - missed}/${lines.length} PASS; ${k.minted} API keys minted; total ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+    `\nwrk: 1 thread, ${WRK_CONNECTIONS} connections, ${wrkSettings.rounds} interleaved rounds of ${wrkSettings.seconds} s per variant against servers listening on port 0 (listen() of src/server.ts, as \`sitewright dev\`); keys rotate so none is throttled, and every response is checked in wrk's Lua (status 200 and the expected body). ratio = median of per-round ratios; req/s and p99 are medians.`,
+  );
+  const all = [...lines, ...wrkLines];
+  const missed = all.filter((l) => l.ratio < l.target).length;
+  console.log(
+    `${all.length - missed}/${all.length} PASS; ${k.minted} API keys minted; total ${((performance.now() - started) / 1000).toFixed(0)} s.`,
   );
 }
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { fsBlobStore } from "../src/blobs/index.ts";
 import { openDatabase } from "../src/db/database.ts";
-import { buildSite, closeSandboxPool } from "../src/framework/index.ts";
+import { buildSite, closeWorkerPools } from "../src/framework/index.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
 import { createPlatform } from "../src/platform.ts";
 import { createApp, listen } from "../src/server.ts";
@@ -471,6 +471,6 @@ try {
   await mcp?.close().catch(() => undefined);
   await closeServer?.();
   await db.close();
-  await closeSandboxPool();
+  await closeWorkerPools();
   rmSync(dir, { recursive: true, force: true });
 }

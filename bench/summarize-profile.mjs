@@ -1,7 +1,16 @@
 // Summarizes a .cpuprofile: self time by function and by package/file, and inclusive time of chosen functions.
+// Usage: node bench/summarize-profile.mjs <file.cpuprofile> [top=30] [pattern,pattern,…] [root]
+// File paths are shown relative to `root` (default: this repository, wherever it is checked out).
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
+if (!process.argv[2]) {
+  console.error("usage: node bench/summarize-profile.mjs <file.cpuprofile> [top] [patterns] [root]");
+  process.exit(2);
+}
 const profile = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const root = process.argv[5] ?? fileURLToPath(new URL("..", import.meta.url));
+const prefix = root.endsWith("/") ? root : `${root}/`;
 const top = Number(process.argv[3] ?? 30);
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
 const dt = new Map();
@@ -11,7 +20,7 @@ const total = [...dt.values()].reduce((a, b) => a + b, 0);
 const where = (cf) => {
   const url = cf.url.replace(/^file:\/\//, "");
   const m = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url);
-  return m ? m[1] : url.replace("/work/main/", "") || "(native)";
+  return m ? m[1] : (url.startsWith(prefix) ? url.slice(prefix.length) : url) || "(native)";
 };
 const self = new Map();
 const byPkg = new Map();

@@ -33,7 +33,9 @@ interface Website {
 
 const client = new Client({ name: "sitewright-example", version: "1.0.0" });
 const transport = new StreamableHTTPClientTransport(new URL(url), {
-  requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
+  // The default toolsets cover building and editing sites; this session also manages API keys, so it adds the
+  // organization toolset (the same as `?toolsets=default,organization` on the URL).
+  requestInit: { headers: { Authorization: `Bearer ${apiKey}`, "X-MCP-Toolsets": "default,organization" } },
 });
 
 /** Calls a tool and returns its structured output; a failed call throws with the error body. */

@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { callerFor, tools } from "../tools/index.ts";
 import { markEmailVerified } from "./accounts/email-verification.ts";
-import { blobsFromEnv, type OperationsConfig, operationsFromEnv } from "./cli/operations-config.ts";
+import { feedbackCommand } from "./cli/feedback.ts";
+import { blobsFromEnv, operationsFromEnv, platformSettingsOf } from "./cli/operations-config.ts";
 import {
   CliError,
   cliCommand,
@@ -11,7 +12,7 @@ import {
   openLocalDatabase,
   parsePort,
 } from "./cli/support.ts";
-import { closeSandboxPool } from "./framework/index.ts";
+import { closeWorkerPools } from "./framework/index.ts";
 import { defaultConfig, type Platform, type PlatformConfig } from "./kernel/platform.ts";
 import { keyRoles, type websiteKeyRoles } from "./kernel/roles.ts";
 import { createPlatform } from "./platform.ts";
@@ -19,6 +20,7 @@ import { createApp, type Listening } from "./server.ts";
 import { domainConfigFromEnv } from "./services/domains/config.ts";
 import { scheduleHousekeeping } from "./services/housekeeping.ts";
 import { ensureLocalOwner, LOCAL_OWNER_EMAIL } from "./services/organizations/bootstrap.ts";
+import { closeBrowserPool } from "./services/research/pool.ts";
 
 const usage = `sitewright — the website platform for AI agents
 
@@ -27,20 +29,19 @@ const usage = `sitewright — the website platform for AI agents
       and an admin API key, and prints the key, the REST base URL and the MCP URL. --port 0 picks a free
       port. OAuth clients may identify with metadata documents on loopback (http://localhost/…).
   sitewright serve [--mail-console]
-      Production server, configured by the environment: DATABASE_URL, PORT, HOST, SITEWRIGHT_BASE_URL,
-      SITEWRIGHT_APP_URL, SITEWRIGHT_SITES_DOMAIN, SITEWRIGHT_ALLOWED_ORIGINS, SITEWRIGHT_TRUST_PROXY,
-      SITEWRIGHT_SMTP_URL (required), SITEWRIGHT_MAIL_FROM, SITEWRIGHT_OAUTH_LOOPBACK_CLIENTS,
-      SITEWRIGHT_BLOB_ROOT or SITEWRIGHT_BLOB_URL (required: a store every node shares), SITEWRIGHT_LOG_FORMAT,
-      SITEWRIGHT_LOG_LEVEL, SITEWRIGHT_METRICS_TOKEN, SITEWRIGHT_DRAIN_DELAY_MS, SITEWRIGHT_SHUTDOWN_TIMEOUT_MS
-      (docs/operations.md), and for custom domains SITEWRIGHT_DNS_SERVERS, SITEWRIGHT_DOMAIN_CNAME,
-      SITEWRIGHT_DOMAIN_IPV4, SITEWRIGHT_DOMAIN_IPV6. Without SMTP it refuses to start unless told to print mail
-      to the console instead (--mail-console or SITEWRIGHT_MAIL=console; private test servers only).
+      Production server, configured by the environment (docs/operations.md lists every variable): DATABASE_URL,
+      PORT, HOST, SITEWRIGHT_BASE_URL, SITEWRIGHT_APP_URL, SITEWRIGHT_SITES_DOMAIN, …, and required:
+      SITEWRIGHT_SMTP_URL, SITEWRIGHT_BLOB_ROOT or SITEWRIGHT_BLOB_URL (a store every node shares) and
+      SITEWRIGHT_SECRETS_KEY (the key website secrets are encrypted under). Without SMTP it refuses to start
+      unless told to print mail to the console (--mail-console or SITEWRIGHT_MAIL=console; test servers only).
   sitewright migrate
       Applies the committed migrations to DATABASE_URL (or the dev data dir) and exits.
   sitewright keys create --role admin|full_editor|content_editor [--website ID ...] [--name N]
                          [--expires-at ISO] [--data-dir D] [--json]
       Creates an API key in the local organization and prints it (one JSON line with --json). Uses the
       database of a server started before (the same --data-dir, or DATABASE_URL); never creates one.
+  sitewright feedback list [--organization ID] [--website ID] [--category C] [--since ISO] [--limit N] [--json]
+      Prints product feedback, newest first, from the database (for the instance's operators).
   sitewright mcp --stdio [--url http://localhost:8787/v1/mcp]
       Bridges a stdio-only MCP client to the MCP endpoint with the API key in SITEWRIGHT_API_KEY
       (or SITEWRIGHT_URL for the endpoint). Messages go over stdin/stdout; diagnostics to stderr.
@@ -57,8 +58,8 @@ async function dev(args: string[]) {
   });
   const dataDir = values["data-dir"];
   const port = parsePort(values.port, "--port");
-  const operations = operationsFromEnv(process.env, "dev", dataDir);
   const db = await openLocalDatabase(dataDir);
+  const operations = operationsFromEnv(process.env, "dev", dataDir);
   // The port is bound before anything is created, so a busy port never costs the one-time admin key.
   let platform!: Platform;
   const retry = (port: string) =>
@@ -70,10 +71,11 @@ async function dev(args: string[]) {
     async (actual) => {
       const config: PlatformConfig = {
         ...defaultConfig(actual),
+        ...operations.services,
         allowedOrigins: originsFromEnv(),
         allowLoopbackClientIds: true,
+        ...platformSettingsOf(operations),
         ...(isLoopbackHost(values.host) ? { loopbackPort: actual } : {}),
-        ...(operations.metricsToken ? { metricsToken: operations.metricsToken } : {}),
       };
       platform = await createPlatform({
         tools,
@@ -182,7 +184,8 @@ async function serveFromEnv(args: string[]) {
       ...(isLoopbackHost(host) ? { loopbackPort: actual } : {}),
       trustProxy: env.SITEWRIGHT_TRUST_PROXY === "true",
       mailFrom: env.SITEWRIGHT_MAIL_FROM ?? base.mailFrom,
-      ...(operations.metricsToken ? { metricsToken: operations.metricsToken } : {}),
+      ...platformSettingsOf(operations),
+      ...operations.services,
       domains,
       ...mail,
     };
@@ -222,7 +225,7 @@ async function serveFromEnv(args: string[]) {
 async function drainAndClose(
   platform: Platform,
   server: Listening,
-  operations: OperationsConfig,
+  operations: ReturnType<typeof operationsFromEnv>,
   stopHousekeeping: () => void,
 ): Promise<void> {
   const started = Date.now();
@@ -230,6 +233,7 @@ async function drainAndClose(
   stopHousekeeping();
   const { cut } = await server.drain(operations.shutdown);
   await platform.analytics.close();
+  await closeBrowserPool(platform);
   await platform.db.close();
   platform.log.info(
     `stopped after ${Date.now() - started} ms${cut ? `; ${cut} request(s) cut at the shutdown timeout` : ""}`,
@@ -331,7 +335,7 @@ function shutdownOn(stop: () => Promise<void>) {
     if (stopping) return;
     stopping = true;
     stop()
-      .then(closeSandboxPool)
+      .then(closeWorkerPools)
       .finally(() => process.exit(0));
   };
   process.on("SIGINT", handler);
@@ -366,6 +370,8 @@ async function main(argv: string[]) {
       return migrate(args);
     case "keys":
       return keys(args);
+    case "feedback":
+      return feedbackCommand(args);
     case "mcp":
       return mcp(args);
     case undefined:

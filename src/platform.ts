@@ -1,4 +1,4 @@
-import { type BlobStore, createBlobStore } from "./blobs/index.ts";
+import { type BlobStore, createBlobStore, type S3Settings } from "./blobs/index.ts";
 import type { Database } from "./db/database.ts";
 import type { Tool } from "./kernel/define-tool.ts";
 import { withoutQueryParameters } from "./kernel/log-safety.ts";
@@ -21,6 +21,8 @@ export interface PlatformOptions {
   blobRoot?: string;
   /** Location of the blob store (`s3://bucket/prefix`, `file:///folder`), before `blobRoot` (see createBlobStore). */
   blobUrl?: string;
+  /** The S3 server of an `s3://` `blobUrl` (the CLI reads the standard AWS variables). */
+  s3?: S3Settings;
   config?: Partial<PlatformConfig>;
   billing?: BillingProvider;
   mail?: Mailer;
@@ -40,6 +42,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       (await createBlobStore({
         blobUrl: options.blobUrl,
         blobRoot: options.blobRoot,
+        ...(options.s3 ? { s3: options.s3 } : {}),
         dataDir: options.dataDir ?? ".sitewright",
       })),
     registry: createRegistry(options.tools),

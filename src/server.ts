@@ -1,7 +1,8 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { H3 } from "h3";
-import { serve } from "srvx";
+import { toNodeHandler } from "srvx/node";
 import { registerApp } from "./app/index.ts";
 import { createHosting, type Hosting, type HostingOptions } from "./hosting/index.ts";
 import { registerTlsAsk } from "./hosting/tls-ask.ts";
@@ -11,7 +12,7 @@ import { reportFailure } from "./kernel/request-scope.ts";
 import { createMcpEndpoint } from "./mcp/endpoint.ts";
 import { registerOAuth } from "./oauth/index.ts";
 import { registerHealthRoutes } from "./observability/health.ts";
-import { registerMetricsRoute } from "./observability/metrics.ts";
+import { registerMetricsRoute } from "./observability/metrics-route.ts";
 import { observeRequest } from "./observability/requests.ts";
 import { errorResponse } from "./rest/http.ts";
 import { clientIp, requestIdOf } from "./rest/request-meta.ts";
@@ -89,8 +90,8 @@ export type AppOrFactory = H3 | ((port: number) => H3 | Promise<H3>);
 /**
  * Serves the app on `port` (0 picks a free one) on loopback or `hostname`. The port is bound first: a busy port
  * fails (`EADDRINUSE`) before a factory runs, and a factory gets the real port. GETs and HEADs of live sites are
- * answered on node:http directly (hosting's fast path, the same replies); everything else goes through srvx to h3.
- * Requests that arrive while a factory builds the app get 503.
+ * answered on node:http directly (hosting's fast path, the same replies); everything else goes to h3 through
+ * srvx's node adapter (`toNodeHandler`). Requests that arrive while a factory builds the app get 503.
  */
 export async function listen(app: AppOrFactory, port: number, hostname = "127.0.0.1"): Promise<Listening> {
   let fetch: (request: Request) => Response | Promise<Response> = () =>
@@ -99,54 +100,63 @@ export async function listen(app: AppOrFactory, port: number, hostname = "127.0.
   let platform: Platform | undefined;
   let inFlight = 0;
   let idle: (() => void) | undefined;
-  const server = serve({
-    fetch: (request) => fetch(request),
-    port,
-    hostname,
-    silent: true,
-    gracefulShutdown: false,
-    manual: true,
-  });
-  const node = server.node;
-  if (node?.server) {
-    const handler = node.handler as (req: IncomingMessage, res: ServerResponse) => void;
-    node.server.removeAllListeners("request");
-    node.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-      inFlight++;
-      res.once("close", () => {
-        if (--inFlight === 0) idle?.();
-      });
-      if (!platform) return handler(req, res);
-      if (platform.lifecycle.draining) res.shouldKeepAlive = false;
-      observeRequest(platform, req, res, () => {
-        if (!hosting?.serveNode(req, res)) handler(req, res);
-      });
+  // The adapter's handler serves node:http or node:http2; this server is node:http. A failure the app let out
+  // (h3 answers its own errors) is a bare 500, as srvx's server answers it.
+  const handler = toNodeHandler(async (request) => {
+    try {
+      return await fetch(request);
+    } catch {
+      return new Response(null, { status: 500 });
+    }
+  }) as (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+  const serveApp = (req: IncomingMessage, res: ServerResponse) => {
+    if (!validTarget(req.url)) {
+      res.statusCode = 400;
+      res.end();
+    } else void handler(req, res);
+  };
+  const server = createServer((req, res) => {
+    inFlight++;
+    res.once("close", () => {
+      if (--inFlight === 0) idle?.();
     });
-  }
-  await server.serve();
-  const actual = Number(new URL(server.url!).port);
+    if (!platform) return serveApp(req, res);
+    if (platform.lifecycle.draining) res.shouldKeepAlive = false;
+    observeRequest(platform, req, res, () => {
+      if (!hosting?.serveNode(req, res)) serveApp(req, res);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ port, host: hostname, exclusive: true }, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const actual = (server.address() as AddressInfo).port;
+  const close = () =>
+    new Promise<void>((resolve, reject) => {
+      server.closeAllConnections();
+      if (!server.listening) return resolve();
+      server.close((error) => (error ? reject(error) : resolve()));
+    });
   try {
     const built = typeof app === "function" ? await app(actual) : app;
     ({ hosting, platform } = builtWith.get(built) ?? {});
     fetch = built.fetch;
   } catch (error) {
-    await server.close(true);
+    await close();
     throw error;
   }
   return {
     url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${actual}`,
     port: actual,
-    close: () => server.close(true),
+    close,
     async drain({ delayMs, timeoutMs }) {
       if (platform) platform.lifecycle.draining = true;
       await sleep(delayMs);
-      const http = node?.server as import("node:http").Server | undefined;
-      if (!http) {
-        await server.close(true);
-        return { cut: 0 };
-      }
-      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeIdleConnections();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
       if (inFlight > 0) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, timeoutMs);
@@ -157,9 +167,16 @@ export async function listen(app: AppOrFactory, port: number, hostname = "127.0.
         });
       }
       const cut = inFlight;
-      http.closeAllConnections();
+      server.closeAllConnections();
       await closed;
       return { cut };
     },
   };
+}
+
+/** A request target h3 can read: a path, `*`, or an absolute http(s) URL (anything else is answered 400). */
+function validTarget(target: string | undefined): boolean {
+  if (!target || target[0] === "/" || target === "*") return true;
+  const url = URL.parse(target);
+  return (url?.protocol === "http:" || url?.protocol === "https:") && url.host !== "";
 }

@@ -10,11 +10,17 @@ import { assetsTools } from "./assets/index.ts";
 import { auditLogTools } from "./audit-log/index.ts";
 import { billingTools } from "./billing/index.ts";
 import { cmsTools } from "./cms/index.ts";
+import { contextTools } from "./context/index.ts";
 import { documentationTools } from "./documentation/index.ts";
 import { domainsTools } from "./domains/index.ts";
+import { feedbackTools } from "./feedback/index.ts";
 import { formsTools } from "./forms/index.ts";
+import { functionsTools } from "./functions/index.ts";
+import { mediaTools } from "./media/index.ts";
 import { organizationsTools } from "./organizations/index.ts";
 import { publishingTools } from "./publishing/index.ts";
+import { researchTools } from "./research/index.ts";
+import { secretsTools } from "./secrets/index.ts";
 import { sourceCodeTools } from "./source-code/index.ts";
 import { websiteEditorsTools } from "./website-editors/index.ts";
 import { websitesTools } from "./websites/index.ts";
@@ -30,11 +36,17 @@ export const tools = [
   ...cmsTools,
   ...analyticsTools,
   ...formsTools,
+  ...secretsTools,
+  ...functionsTools,
   ...assetsTools,
+  ...researchTools,
+  ...contextTools,
+  ...mediaTools,
   ...domainsTools,
   ...billingTools,
   ...accountsTools,
   ...documentationTools,
+  ...feedbackTools,
 ] as const satisfies readonly Tool[];
 
 type AnyOperation = (typeof tools)[number];

@@ -76,7 +76,7 @@ export async function signIn(
   const ok =
     user?.passwordHash && password.length <= MAX_PASSWORD_LENGTH
       ? await verifyPassword(password, user.passwordHash)
-      : await verifyNothing(password);
+      : await verifyNothing(password, platform.config.passwordCost);
   if (!ok || !user) throw new ApiError("unauthorized", SIGN_IN_FAILED);
   await refund(platform, buckets);
   return user;

@@ -100,7 +100,7 @@ export async function checkResetToken(platform: Platform, token: string): Promis
 export async function resetPassword(platform: Platform, token: string, password: string): Promise<void> {
   checkPassword(password);
   await checkResetToken(platform, token);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, platform.config.passwordCost);
   const id = sha256Hex(token);
   await platform.db.transaction(async (stores) => {
     const reset = await stores.sessions.getReset(id);

@@ -6,11 +6,16 @@ export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 1024;
 
 /**
- * scrypt cost: N = 2^15 (32 MiB, OWASP's floor) unless SITEWRIGHT_SCRYPT_LOG2N says otherwise (10..20; the
- * test suite lowers it for speed). Each hash records its N, so changing it never breaks existing passwords.
+ * The default scrypt cost, log2 of N: N = 2^15 (32 MiB, OWASP's floor). The platform's `passwordCost` sets it
+ * (10..20; the test suite lowers it for speed). Each hash records its N, so changing it never breaks existing
+ * passwords.
  */
-const log2N = Math.min(20, Math.max(10, Number(process.env.SITEWRIGHT_SCRYPT_LOG2N ?? 15) || 15));
-const PARAMS = { N: 2 ** log2N, r: 8, p: 1 } as const;
+export const DEFAULT_PASSWORD_COST = 15;
+const paramsOf = (cost: number) => ({
+  N: 2 ** Math.min(20, Math.max(10, Math.round(cost) || 15)),
+  r: 8,
+  p: 1,
+});
 const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions, length: number): Promise<Buffer> {
@@ -29,10 +34,11 @@ function derive(password: string, salt: Buffer, options: ScryptOptions, length: 
  * Hashes a password with scrypt and a fresh 16-byte salt. The result names its parameters:
  * `scrypt$N$r$p$<salt base64url>$<key base64url>`, so they can be raised later without breaking old hashes.
  */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost = DEFAULT_PASSWORD_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS, KEY_LENGTH);
-  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64url"), key.toString("base64url")].join(
+  const params = paramsOf(cost);
+  const key = await derive(password, salt, params, KEY_LENGTH);
+  return ["scrypt", params.N, params.r, params.p, salt.toString("base64url"), key.toString("base64url")].join(
     "$",
   );
 }
@@ -50,11 +56,15 @@ export async function verifyPassword(password: string, encoded: string): Promise
   return timingSafeEqual(actual, expected);
 }
 
-let dummy: Promise<string> | undefined;
+/** One throwaway hash per cost, made on first use. */
+const dummies = new Map<number, Promise<string>>();
 
-/** Spends the time of one verification, so an unknown email answers as slowly as a wrong password. */
-export async function verifyNothing(password: string): Promise<false> {
-  dummy ??= hashPassword(randomBytes(16).toString("hex"));
-  await verifyPassword(password, await dummy);
+/**
+ * Spends the time of one verification at `cost` (the platform's), so an unknown email answers as slowly as a
+ * wrong password.
+ */
+export async function verifyNothing(password: string, cost = DEFAULT_PASSWORD_COST): Promise<false> {
+  if (!dummies.has(cost)) dummies.set(cost, hashPassword(randomBytes(16).toString("hex"), cost));
+  await verifyPassword(password, await dummies.get(cost)!);
   return false;
 }

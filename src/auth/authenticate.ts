@@ -41,8 +41,12 @@ const unauthorizedToken = (message: string) =>
   });
 
 /**
- * Authenticates an API request. Repeated failures from one IP are throttled (429) before any key is looked
- * up; every lookup reads the database, so a rotation or revocation applies on the next request on every node.
+ * Authenticates an API request. Failures are throttled per IP: while the address's bucket is empty every request
+ * from it is refused 429 before any key is looked up; a request whose credential fails pays one token with an
+ * atomic take, and is answered 401 only if it got one (429 otherwise), so of N parallel bad keys at most the tokens
+ * left are answered 401. A credential that authenticates touches the bucket only to read it: valid keys in
+ * parallel are never refused for each other. Every lookup reads the database (a key is looked up by its SHA-256,
+ * a cheap indexed read), so a rotation or revocation applies on the next request on every node.
  */
 export async function authenticate(
   platform: Platform,
@@ -52,19 +56,22 @@ export async function authenticate(
 ): Promise<Principal> {
   const limiter = platform.db.rateLimiter;
   const bucketKey = `auth-failures:${ip}`;
-  const gate = await limiter.take(bucketKey, platform.config.authFailureBucket, 0);
-  if (!gate.allowed) {
+  const spec = platform.config.authFailureBucket;
+  const throttled = (retryAfterSeconds: number) => {
     platform.metrics.rateLimited("auth_failures");
-    throw new ApiError("rate_limited", "Too many failed authentication attempts from this address.", {
-      retryAfterSeconds: gate.retryAfterSeconds,
-      headers: { "Retry-After": String(gate.retryAfterSeconds) },
+    return new ApiError("rate_limited", "Too many failed authentication attempts from this address.", {
+      retryAfterSeconds,
+      headers: { "Retry-After": String(retryAfterSeconds) },
     });
-  }
+  };
+  const gate = await limiter.take(bucketKey, spec, 0);
+  if (!gate.allowed) throw throttled(gate.retryAfterSeconds);
   try {
     return await principalOf(platform, request, options);
   } catch (error) {
-    await limiter.take(bucketKey, platform.config.authFailureBucket, 1);
-    throw error;
+    if (!(error instanceof ApiError) || error.kind !== "unauthorized") throw error;
+    const charged = await limiter.take(bucketKey, spec, 1);
+    throw charged.allowed ? error : throttled(charged.retryAfterSeconds);
   }
 }
 

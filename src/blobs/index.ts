@@ -1,35 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, utimes } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type BlobStore, sha256Hex } from "./blob-store.ts";
 
-/**
- * Content-addressed bytes: a blob's name is the sha256 of its bytes (lowercase hex), so equal contents are
- * stored once and a name never changes meaning. Published files and assets live here; draft source texts live
- * in the database (see docs/source-code.md) so a draft write commits or rolls back with its transaction.
- * Blobs no row references any more are removed by housekeeping (src/services/housekeeping.ts), never within a
- * grace period of their last put.
- */
-export interface BlobStore {
-  /**
-   * Stores `bytes` and returns their sha256; when present, marks the blob as put now (so a sweep spares it while
-   * the caller goes on to reference it). Durable when the promise resolves.
-   */
-  put(bytes: Uint8Array): Promise<string>;
-  /** The bytes named `sha256`, or undefined when absent (or when the name is not a sha256). */
-  get(sha256: string): Promise<Uint8Array | undefined>;
-  has(sha256: string): Promise<boolean>;
-  /**
-   * Deletes temporary files of puts that never finished (a process killed mid-write) last modified before
-   * `olderThan` (ms); returns how many. A put in flight on any node is younger than the grace period, so it is
-   * never touched.
-   */
-  sweepTemporaryFiles(olderThan: number): Promise<number>;
-  /** Names of the blobs last put before `before` (Unix ms), a page at a time. */
-  listStale(before: number): AsyncIterable<string[]>;
-  /** Removes the blob unless it was put at or after `before` (a put racing the sweep wins). True when removed. */
-  removeStale(sha256: string, before: number): Promise<boolean>;
-}
+export { type BlobStore, sha256Hex };
 
 /** How old a temporary blob file must be before a sweep deletes it: far longer than any put takes. */
 export const TEMPORARY_FILE_GRACE_MS = 60 * 60 * 1000;
@@ -44,8 +19,6 @@ const TEMPORARY_FILE = /^\.[0-9a-f]{64}\.[0-9a-f]+\.(tmp|sweep)$/;
 const PAGE = 500;
 
 const SHA256 = /^[0-9a-f]{64}$/;
-
-export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
 /**
  * Blobs as files `<root>/<aa>/<sha256>` (`aa`: the name's first two characters). A put writes a temporary file
@@ -217,13 +190,23 @@ export function parseBlobUrl(url: string): BlobLocation {
   return { kind: "fs", root: resolve(url) };
 }
 
+/** Where an S3-compatible server is (the CLI reads them from the standard AWS variables). */
+export interface S3Settings {
+  /** Default `us-east-1`. */
+  region?: string;
+  /** The server's URL; default AWS's endpoint of the region. */
+  endpoint?: string;
+}
+
 /**
  * The platform's blob store: `blobUrl` when configured (see parseBlobUrl), else `blobRoot`, else
- * `<dataDir>/blobs`. The S3 client is loaded only when a bucket is configured.
+ * `<dataDir>/blobs`. The S3 client is loaded only when a bucket is configured; it is set up with `s3`, and its
+ * credentials come from the AWS SDK's default chain.
  */
 export async function createBlobStore(options: {
   blobUrl?: string;
   blobRoot?: string;
+  s3?: S3Settings;
   dataDir: string;
 }): Promise<BlobStore> {
   const location = options.blobUrl
@@ -231,7 +214,11 @@ export async function createBlobStore(options: {
     : { kind: "fs" as const, root: options.blobRoot ?? defaultBlobRoot(options.dataDir) };
   if (location.kind === "fs") return fsBlobStore(location.root);
   const { s3BlobStore } = await import("./s3.ts");
-  return s3BlobStore(location);
+  const { region, endpoint } = options.s3 ?? {};
+  return s3BlobStore({
+    ...location,
+    client: { ...(region ? { region } : {}), ...(endpoint ? { endpoint } : {}) },
+  });
 }
 
 /** Marks an existing file as modified now; false when there is none. */

@@ -7,7 +7,7 @@ import {
   S3Client,
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
-import { type BlobStore, sha256Hex } from "./index.ts";
+import { type BlobStore, sha256Hex } from "./blob-store.ts";
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -21,7 +21,10 @@ export interface S3BlobStoreOptions {
   bucket: string;
   /** Key prefix without a trailing slash ("" for the bucket's root). */
   prefix: string;
-  /** Extra client settings (endpoint, region, credentials); the standard AWS variables fill the rest. */
+  /**
+   * Client settings (endpoint, region, credentials; the CLI reads the standard AWS variables into them); the
+   * region defaults to `us-east-1`, credentials to the AWS SDK's default chain.
+   */
   client?: S3ClientConfig;
 }
 
@@ -35,8 +38,7 @@ export interface S3BlobStoreOptions {
 export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
   const client = new S3Client({
     forcePathStyle: true,
-    region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? "us-east-1",
-    endpoint: process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL,
+    region: "us-east-1",
     // S3-compatible servers differ in their support of the newer checksum headers; send them only when needed.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",

@@ -6,6 +6,7 @@ export { buildSite } from "./build.ts";
 export { snapshotCms } from "./cms.ts";
 export { buildError, formatDiagnostic } from "./diagnostics.ts";
 export { defaultLimits, resolveLimits } from "./limits.ts";
+export { closeWorkerPools } from "./pools.ts";
 export { contentTypeOf } from "./public-files.ts";
 export { closeSandboxPool, SandboxPool, sandboxPool } from "./sandbox/pool.ts";
 export { computeSourceHash, FRAMEWORK_VERSION } from "./source-hash.ts";

@@ -16,6 +16,12 @@ export type LiveTarget =
   | { kind: "redirect"; origin: string }
   | { kind: "none" };
 
+/** A live target before its publish pointer is read: the website a host serves, a redirect, or nothing. */
+export type HostResolution =
+  | { kind: "serve"; websiteId: string; slug: string }
+  | { kind: "redirect"; origin: string }
+  | { kind: "none" };
+
 /** The origin every other host of the website redirects to: its served primary domain, else none. */
 async function primaryOrigin(platform: Platform, stores: Stores, websiteId: string, now: number) {
   const primary = await stores.domains.primaryOf(websiteId);
@@ -24,27 +30,26 @@ async function primaryOrigin(platform: Platform, stores: Stores, websiteId: stri
     : null;
 }
 
-const serve = async (stores: Stores, website: WebsiteRecord): Promise<LiveTarget> => ({
+const serve = (website: WebsiteRecord): HostResolution => ({
   kind: "serve",
   websiteId: website.id,
   slug: website.slug,
-  deploymentId: await stores.deployments.publishedId(website.id),
 });
 
 /**
  * A platform subdomain: the website's published deployment, or a 308 to its primary domain; an old slug of a
  * renamed website (while its redirect lasts) redirects to the website's canonical address.
  */
-export async function slugTarget(
+export async function slugResolution(
   platform: Platform,
   stores: Stores,
   slug: string,
   now: number,
-): Promise<LiveTarget> {
+): Promise<HostResolution> {
   const website = await stores.websites.getBySlug(slug);
   if (website) {
     const origin = await primaryOrigin(platform, stores, website.id, now);
-    return origin ? { kind: "redirect", origin } : serve(stores, website);
+    return origin ? { kind: "redirect", origin } : serve(website);
   }
   const redirect = await stores.domains.slugRedirect(slug);
   if (!redirect || redirect.expiresAt <= now) return { kind: "none" };
@@ -58,12 +63,12 @@ export async function slugTarget(
  * A custom domain: served while verified (or within the grace after it lost its record). Another domain of the
  * website that is primary takes the request with a 308; without a primary, a `www` twin redirects to its apex.
  */
-export async function domainTarget(
+export async function domainResolution(
   platform: Platform,
   stores: Stores,
   record: DomainRecord,
   now: number,
-): Promise<LiveTarget> {
+): Promise<HostResolution> {
   if (!isServed(platform.config, record, now)) return { kind: "none" };
   const primary = await stores.domains.primaryOf(record.websiteId);
   if (primary && primary.id !== record.id && isServed(platform.config, primary, now)) {
@@ -76,7 +81,7 @@ export async function domainTarget(
     }
   }
   const website = await stores.websites.get(record.websiteId);
-  return website ? serve(stores, website) : { kind: "none" };
+  return website ? serve(website) : { kind: "none" };
 }
 
 /** The 308 of a redirect target, keeping the path and query. */

@@ -97,6 +97,27 @@ export function formEndpoint(platform: Platform, previewSecret: Buffer) {
       return platformPage(pages.methodNotAllowed(request.method), request.method, { allow: "POST" });
     },
 
+    /**
+     * A POST to a form path on a draft preview: nothing is stored and nobody is mailed (test posts never mix with
+     * visitors' submissions); the answer says so and how to test for real, as a page or as the error body.
+     */
+    preview(event: H3Event): Reply {
+      const { req } = event;
+      const wantsJson =
+        ((req.headers.get("accept") ?? "").includes("application/json") &&
+          !(req.headers.get("accept") ?? "").includes("text/html")) ||
+        (req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json");
+      const error = new ApiError(
+        "conflict",
+        "This is the draft preview: form submissions are only received on the live site, so nothing was stored or mailed.",
+        {
+          suggestion:
+            "Publish with {{websiteSourceCode.head.publish}}, send the form on the live site, then read it with {{forms.submissions.list}}.",
+        },
+      );
+      return failure(error, wantsJson, req.method);
+    },
+
     /** A POST to a form path on a live site whose published deployment is `deploymentId`. */
     async post(
       event: H3Event,

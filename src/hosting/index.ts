@@ -1,53 +1,24 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { H3Event } from "h3";
-import type { WebsiteRecord } from "../db/stores/websites.ts";
 import type { CmsProvider } from "../framework/types.ts";
-import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../kernel/platform.ts";
 import { currentRequestId, noteOperation, reportFailure } from "../kernel/request-scope.ts";
-import { recordPageView } from "../services/analytics/hits.ts";
-import { makeVariant, variantKey, variantOf, variantType } from "../services/assets/variants.ts";
-import { storeProvider } from "../services/cms/provider.ts";
-import { SLUG_PATTERN } from "../services/websites/websites.ts";
-import { ANALYTICS_PATH, analyticsGet, analyticsPost } from "./analytics.ts";
-import { ASSET_PATH, serveAsset } from "./assets.ts";
-import {
-  customAddress,
-  customHostMatcher,
-  domainTarget,
-  type LiveTarget,
-  redirectReply,
-  slugTarget,
-} from "./domains.ts";
-import { formEndpoint, isFormPath } from "./forms.ts";
-import { type SiteAddress, siteHostMatcher } from "./host.ts";
-import { WeightedLru } from "./lru.ts";
+import type { SiteAddress } from "./host.ts";
 import { pages } from "./pages.ts";
-import {
-  authenticatePreview,
-  canPreview,
-  draftBuilds,
-  PREVIEW_COOKIE,
-  PREVIEW_TOKEN_PARAM,
-  type PreviewBuild,
-  previewSource,
-  principalOfToken,
-} from "./preview.ts";
-import { previewSecret, verifyPreviewToken } from "./preview-token.ts";
+import { previewSecret } from "./preview-token.ts";
+import { hostResolver } from "./resolve.ts";
 import {
   ByteCaches,
   type CacheLimits,
   defaultCacheLimits,
-  type FileSource,
   platformPage,
   type Reply,
   type RequestLike,
-  type ResponsePolicy,
-  respond,
-  type ServedFile,
   toResponse,
 } from "./respond.ts";
+import { serviceRoutes } from "./service-routes.ts";
+import { PREVIEW_HEADERS, sitePages } from "./site-pages.ts";
 
 export type { SiteAddress } from "./host.ts";
 export { PREVIEW_COOKIE, PREVIEW_TOKEN_PARAM } from "./preview.ts";
@@ -80,33 +51,7 @@ export interface Hosting {
   readonly caches: ByteCaches;
 }
 
-const IMMUTABLE = "public, max-age=31536000, immutable";
-const REVALIDATE = "public, max-age=0, must-revalidate";
 const ALLOW = { allow: "GET, HEAD" };
-
-/** Published sites: validators, compression, hashed `_assets/` cached forever, everything else revalidated. */
-const livePolicy: ResponsePolicy = {
-  cacheControl: (file) => (file.path.startsWith("_assets/") ? IMMUTABLE : REVALIDATE),
-  errorCacheControl: REVALIDATE,
-  headers: {},
-  conditional: true,
-  compress: true,
-};
-
-/** Draft previews: never stored by any cache, never indexed. */
-const PREVIEW_HEADERS = { "cache-control": "no-store", "x-robots-tag": "noindex" };
-const previewPolicy: ResponsePolicy = {
-  cacheControl: () => "no-store",
-  errorCacheControl: "no-store",
-  headers: { "x-robots-tag": "noindex" },
-  conditional: false,
-  compress: false,
-};
-
-const isSlug = (slug: string) => SLUG_PATTERN.test(slug) && !slug.includes("--");
-
-/** Output records of deployments: immutable once published, so cached by (deployment, path) without expiry. */
-const OUTPUT_ENTRIES = 50_000;
 
 /** Where the fast path resolves request paths (only the path and query of `req.url` are used). */
 const BASE = "http://site.invalid";
@@ -148,20 +93,21 @@ function fastRequestId(): string {
 }
 
 export function createHosting(platform: Platform, options: HostingOptions = {}): Hosting {
-  const matchHost = siteHostMatcher(platform.config.sitesDomain);
-  const matchCustom = customHostMatcher(platform);
+  const hosts = hostResolver(platform);
   const caches = new ByteCaches({ ...defaultCacheLimits, ...options.cache });
-  const outputs = new WeightedLru<string, ServedFile>(OUTPUT_ENTRIES, 1);
   const secret = previewSecret(platform.config.previewSecret);
-  const forms = formEndpoint(platform, secret);
-  const builds = draftBuilds(platform, {
-    ttlMs: options.previewBuildTtlMs ?? 5 * 60 * 1000,
-    maxEntries: 16,
-    cmsOf:
-      options.previewCms ??
-      ((websiteId) => storeProvider((work) => platform.db.read(work), websiteId, "preview")),
-  });
   const secureCookie = platform.config.appUrl.startsWith("https:") ? "; Secure" : "";
+  const services = serviceRoutes(platform, secret, hosts.target, secureCookie !== "");
+  const sites = sitePages({
+    platform,
+    caches,
+    hosts,
+    services,
+    previewSecret: secret,
+    secureCookie,
+    previewBuildTtlMs: options.previewBuildTtlMs ?? 5 * 60 * 1000,
+    previewCms: options.previewCms,
+  });
 
   const hostOf = (event: H3Event) => event.req.headers.get("host") ?? event.url.host;
   const requestOf = (event: H3Event): RequestLike => ({
@@ -170,188 +116,6 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
     search: event.url.search,
     headers: event.req.headers,
   });
-  const bySlug = (slug: string): Promise<WebsiteRecord | undefined> =>
-    isSlug(slug) ? platform.db.read((s) => s.websites.getBySlug(slug)) : Promise.resolve(undefined);
-
-  /** The files of one deployment: output records (cached) and blob bytes. */
-  const deploymentSource = (deploymentId: string): FileSource => ({
-    async find(path) {
-      const key = `${deploymentId}\n${path}`;
-      const cached = outputs.get(key);
-      if (cached) return cached;
-      const found = await platform.db.read((s) => s.deployments.output(deploymentId, path));
-      if (found) outputs.set(key, found, 1);
-      return found;
-    },
-    async bytes(file) {
-      const bytes = await platform.blobs.get(file.sha256);
-      if (!bytes) throw new Error(`blob ${file.sha256} of ${deploymentId}:${file.path} is missing`);
-      return bytes;
-    },
-  });
-
-  /** An uploaded asset of the website (`/_assets/<sha256>/<name>`), on its live and preview hosts alike. */
-  async function asset(request: RequestLike, slug: string, sha256: string, extra = {}): Promise<Reply> {
-    const found = isSlug(slug)
-      ? await platform.db.read(async (s) => {
-          const website = await s.websites.getBySlug(slug);
-          return website && s.assets.byBlob(website.id, sha256);
-        })
-      : undefined;
-    if (!found) return platformPage(pages.pageNotFound(request.pathname), request.method, extra);
-    const load = async () => {
-      const bytes = await platform.blobs.get(sha256);
-      if (!bytes) throw new Error(`blob ${sha256} of asset ${found.id} is missing`);
-      return bytes;
-    };
-    const variant = variantOf(request.search, found.contentType);
-    if (typeof variant === "string") {
-      return platformPage(
-        { ...pages.badRequest(), paragraphs: [`This image URL is invalid: ${variant}.`] },
-        request.method,
-        extra,
-      );
-    }
-    if (!variant) return serveAsset(request, found, load, caches, extra);
-    // A variant is cached like any content by its own key (the original's hash and the snapped parameters).
-    const original = () => caches.rawBytes(sha256, load);
-    return serveAsset(
-      request,
-      { sha256: variantKey(sha256, variant), contentType: variantType(variant.format) },
-      async () => makeVariant(await original(), variant),
-      caches,
-      extra,
-    );
-  }
-
-  /** Where a live or custom-domain request goes (read on every request). */
-  async function liveTarget(address: SiteAddress): Promise<LiveTarget> {
-    const now = Date.now();
-    if (address.kind === "custom") {
-      return platform.db.read(async (s) => {
-        const record = await s.domains.byHostname(address.hostname!);
-        return record ? domainTarget(platform, s, record, now) : ({ kind: "none" } as const);
-      });
-    }
-    return isSlug(address.slug)
-      ? platform.db.read((s) => slugTarget(platform, s, address.slug, now))
-      : { kind: "none" };
-  }
-
-  /**
-   * A live site's reply, by platform subdomain or custom domain. The pointer is read on every request: a publish
-   * or rollback is seen at once, on every node; so are primary domains and redirects.
-   */
-  async function live(request: RequestLike, address: SiteAddress, host: string, ip: string): Promise<Reply> {
-    const assetPath = ASSET_PATH.exec(request.pathname);
-    if (assetPath && address.kind === "live") return asset(request, address.slug, assetPath[1]!);
-    const service = analyticsGet(request.pathname, request.search, secureCookie !== "");
-    if (service) return service;
-    const target = await liveTarget(address);
-    if (target.kind === "redirect") return redirectReply(target.origin, request.pathname, request.search);
-    if (target.kind === "none") return platformPage(pages.siteNotFound(host), request.method);
-    if (assetPath) return asset(request, target.slug, assetPath[1]!);
-    if (!target.deploymentId) return platformPage(pages.siteNotFound(host), request.method);
-    if (isFormPath(request.pathname)) return forms.get(request, target.websiteId);
-    const reply = await respond(request, deploymentSource(target.deploymentId), livePolicy, caches);
-    recordPageView(platform.analytics, target.websiteId, host, request, reply, ip);
-    return reply;
-  }
-
-  /** A form post to a live site (a custom domain's too; a redirecting host does not redirect a post). */
-  async function livePost(event: H3Event, address: SiteAddress, ip: string): Promise<Reply> {
-    const target = await liveTarget(address);
-    if (target.kind !== "serve" || !target.deploymentId) {
-      return platformPage(pages.siteNotFound(hostOf(event)), event.req.method);
-    }
-    return forms.post(event, { websiteId: target.websiteId, deploymentId: target.deploymentId }, ip);
-  }
-
-  async function preview(event: H3Event, address: SiteAddress, ip: string): Promise<Reply> {
-    const { method } = event.req;
-    // Assets are public on the live host; the preview host serves them too, so draft pages can use them.
-    const assetPath = ASSET_PATH.exec(event.url.pathname);
-    if (assetPath) return asset(requestOf(event), address.slug, assetPath[1]!, PREVIEW_HEADERS);
-    // Where a visitor without credentials signs in to the dashboard and opens this preview as themselves.
-    const signIn = new URL(isSlug(address.slug) ? `/preview/${address.slug}` : "/", platform.config.appUrl)
-      .href;
-    const token = event.url.searchParams.get(PREVIEW_TOKEN_PARAM);
-    if (token !== null) {
-      // A preview link: check its token, keep it in a cookie of this host, and drop it from the address.
-      const claims = verifyPreviewToken(secret, token);
-      const principal = claims && (await principalOfToken(platform, claims));
-      const website = principal ? await bySlug(address.slug) : undefined;
-      if (
-        !claims ||
-        !principal ||
-        !website ||
-        website.id !== claims.websiteId ||
-        !canPreview(principal, website)
-      ) {
-        return platformPage(
-          pages.previewUnauthorized("The preview link has expired or is no longer valid.", signIn),
-          method,
-          PREVIEW_HEADERS,
-        );
-      }
-      const rest = new URLSearchParams(event.url.search);
-      rest.delete(PREVIEW_TOKEN_PARAM);
-      const query = rest.toString();
-      const maxAge = Math.max(0, Math.floor((claims.expiresAt - Date.now()) / 1000));
-      return {
-        status: 303,
-        headers: {
-          location: `${event.url.pathname}${query ? `?${query}` : ""}`,
-          "set-cookie": `${PREVIEW_COOKIE}=${token}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secureCookie}`,
-          "content-length": "0",
-          ...PREVIEW_HEADERS,
-          "x-content-type-options": "nosniff",
-          "referrer-policy": "no-referrer",
-        },
-        body: null,
-      };
-    }
-    const auth = await authenticatePreview(platform, secret, event.req, ip);
-    if (!auth.ok) {
-      const page = { ...pages.previewUnauthorized(auth.message, signIn), status: auth.status };
-      return platformPage(page, method, {
-        ...PREVIEW_HEADERS,
-        ...(auth.status === 401 ? { "www-authenticate": 'Bearer realm="Sitewright preview"' } : {}),
-        ...auth.headers,
-      });
-    }
-    const website = await bySlug(address.slug);
-    if (auth.websiteId && auth.websiteId !== website?.id) {
-      return platformPage(
-        pages.previewUnauthorized("This preview link is for another website.", signIn),
-        method,
-        PREVIEW_HEADERS,
-      );
-    }
-    // A website out of the credential's reach is not found, as in the API: its existence never leaks.
-    if (!website || !canPreview(auth.principal, website)) {
-      return platformPage(pages.siteNotFound(hostOf(event)), method, PREVIEW_HEADERS);
-    }
-    let build: PreviewBuild;
-    try {
-      build = await builds.build(website);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.kind === "rate_limited")) throw error;
-      return platformPage(pages.previewBusy(error.message, error.options.retryAfterSeconds ?? 1), method, {
-        ...PREVIEW_HEADERS,
-        "retry-after": String(error.options.retryAfterSeconds ?? 1),
-      });
-    }
-    if (!build.ok) {
-      return platformPage(
-        pages.previewBuildFailed(build.diagnostics, build.message),
-        method,
-        PREVIEW_HEADERS,
-      );
-    }
-    return respond(requestOf(event), previewSource(build), previewPolicy, caches);
-  }
-
   const failed = (error: unknown, method: string, extra: Record<string, string> = {}): Reply => {
     reportFailure(platform.log, "hosting", error);
     return platformPage(pages.serverError(), method, extra);
@@ -359,46 +123,27 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
 
   return {
     caches,
-    match: (event) => matchHost(hostOf(event)),
-    async resolve(event) {
-      const host = hostOf(event);
-      const address = matchHost(host);
-      if (address) return address;
-      const hostname = matchCustom(host);
-      if (!hostname) return undefined;
-      const found = await platform.db.read((s) => s.domains.byHostname(hostname));
-      return found ? customAddress(hostname) : undefined;
-    },
+    match: (event) => hosts.match(hostOf(event)),
+    resolve: (event) => hosts.resolve(hostOf(event)),
     async serve(event, address, ip) {
       const { method } = event.req;
       const extra = address.kind === "preview" ? PREVIEW_HEADERS : {};
       noteOperation(address.kind === "preview" ? "hosting.preview" : "hosting");
-      if (method === "POST" && address.kind !== "preview" && isFormPath(event.url.pathname)) {
-        try {
-          return toResponse(await livePost(event, address, ip));
-        } catch (error) {
-          return toResponse(failed(error, method));
-        }
+      if (method === "POST" && address.kind !== "preview") {
+        const posted = services.post(event, address, hostOf(event), ip);
+        if (posted) return toResponse(await posted.catch((error: unknown) => failed(error, method)));
       }
-      if (address.kind !== "preview" && method === "POST" && event.url.pathname === ANALYTICS_PATH) {
-        const website = async () => {
-          const target = await liveTarget(address);
-          return target.kind === "serve" && target.deploymentId ? target.websiteId : null;
-        };
-        return toResponse(
-          await analyticsPost(platform, event, website, hostOf(event), ip).catch((error: unknown) =>
-            failed(error, method),
-          ),
-        );
-      }
+      const previewPost =
+        method === "POST" && address.kind === "preview" ? services.previewPost(event) : undefined;
+      if (previewPost) return toResponse({ ...previewPost, headers: { ...previewPost.headers, ...extra } });
       if (method !== "GET" && method !== "HEAD") {
         return toResponse(platformPage(pages.methodNotAllowed(method), method, { ...extra, ...ALLOW }));
       }
       try {
         return toResponse(
           address.kind !== "preview"
-            ? await live(requestOf(event), address, hostOf(event), ip)
-            : await preview(event, address, ip),
+            ? await sites.live(requestOf(event), address, hostOf(event), ip)
+            : await sites.preview(event, requestOf(event), address, ip),
         );
       } catch (error) {
         return toResponse(failed(error, method, extra));
@@ -408,8 +153,9 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       const { method, url } = req;
       if ((method !== "GET" && method !== "HEAD") || !url || url[0] !== "/") return false;
       const host = req.headers.host;
-      const address = matchHost(host);
-      if (address?.kind !== "live") return false;
+      // Site subdomains, and custom domains this node resolved a moment ago (others take the h3 path once).
+      const address = hosts.matchKnown(host);
+      if (!address || address.kind === "preview") return false;
       const request: RequestLike = {
         method,
         ...splitPath(url),
@@ -417,7 +163,8 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       };
       const requestId = currentRequestId(fastRequestId);
       noteOperation("hosting");
-      live(request, address, host!, nodeClientIp(req, platform.config.trustProxy))
+      sites
+        .live(request, address, host!, nodeClientIp(req, platform.config.trustProxy))
         .catch((error: unknown) => failed(error, method))
         .then((reply) => {
           const raw: string[] = ["x-request-id", requestId];

@@ -54,3 +54,45 @@ export class WeightedLru<K, V> {
     return this.#weight;
   }
 }
+
+/**
+ * A bounded LRU of database lookups that may go stale: an entry is used while no write transaction of this
+ * process started or ended since it was read (`writeGeneration`) and for at most `ttlMs` (writes of other
+ * processes, which this one cannot see, are picked up after that).
+ */
+export class LookupCache<K, V> {
+  readonly #entries: WeightedLru<K, { value: V; generation: number; expires: number }>;
+
+  constructor(
+    maxEntries: number,
+    readonly ttlMs: number,
+    readonly generation: () => number,
+  ) {
+    this.#entries = new WeightedLru(maxEntries, 1);
+  }
+
+  /** The value read for `key`, when still fresh. */
+  get(key: K): V | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.generation === this.generation() && entry.expires > Date.now()) return entry.value;
+    this.#entries.delete(key);
+    return undefined;
+  }
+
+  /**
+   * Reads `key` through the cache: `read` runs on a miss, and its value is kept when `keep` accepts it and no
+   * write started or ended while it ran.
+   */
+  async through(key: K, read: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+    const cached = this.get(key);
+    if (cached !== undefined) return cached;
+    const generation = this.generation();
+    const expires = Date.now() + this.ttlMs;
+    const value = await read();
+    if (keep(value) && generation === this.generation()) {
+      this.#entries.set(key, { value, generation, expires }, 1);
+    }
+    return value;
+  }
+}

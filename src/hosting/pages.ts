@@ -105,6 +105,12 @@ export const pages = {
     title: status === 429 ? "Too many submissions" : "The form was not sent",
     paragraphs: [message, "Go back, check the form and send it again."],
   }),
+  functionRefused: (status: number, message: string): PlatformPage => ({
+    status,
+    code: `${status} · Server function`,
+    title: status === 404 ? "There is no such server function" : "The request was not run",
+    paragraphs: [message],
+  }),
   serverError: (): PlatformPage => ({
     status: 500,
     code: "500 · Server error",

@@ -38,12 +38,13 @@ const CONTEXT = "sitewright-preview-v1";
 let processSecret: Buffer | undefined;
 
 /**
- * The signing secret: `SITEWRIGHT_PREVIEW_SECRET` (set the same value on every node), or else one random secret
- * per process, the same for every caller (so an operation minting links and hosting checking them agree).
+ * The signing secret: the configured one (`PlatformConfig.previewSecret`, the same value on every node), or else
+ * one random secret per process, the same for every caller (so an operation minting links and hosting checking
+ * them agree).
  */
-export function previewSecret(configured = process.env.SITEWRIGHT_PREVIEW_SECRET): Buffer {
+export function previewSecret(configured: string | undefined): Buffer {
   if (configured) {
-    if (configured.length < 32) throw new Error("SITEWRIGHT_PREVIEW_SECRET must be at least 32 characters.");
+    if (configured.length < 32) throw new Error("The preview secret must be at least 32 characters.");
     return Buffer.from(configured, "utf8");
   }
   processSecret ??= randomBytes(32);

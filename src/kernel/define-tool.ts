@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { PrepareContext, ToolContext } from "./context.ts";
 import { type AccessRule, accessRules } from "./roles.ts";
+import { isToolset, type Toolset, toolsets } from "./toolsets.ts";
 
 /**
  * An operation group: its OpenAPI tag and what every tool of the group has unless the tool says otherwise.
@@ -11,6 +12,8 @@ export interface ToolGroup {
   readonly tag: string;
   /** What the group's operations act on, for the OpenAPI tag (written for an agent). */
   readonly description: string;
+  /** The toolset a client picks to get this group's tools over MCP (`src/kernel/toolsets.ts`). */
+  readonly toolset: Toolset;
   readonly defaults: {
     /** Access rule of the group's tools that declare none. */
     access?: AccessRule;
@@ -23,6 +26,9 @@ export interface ToolGroup {
 
 /** Defines an operation group (see `ToolGroup`). */
 export function defineGroup(group: ToolGroup): ToolGroup {
+  if (!isToolset(group.toolset)) {
+    throw new Error(`group '${group.tag}' must declare its toolset, one of: ${toolsets.join(", ")}`);
+  }
   return Object.freeze({ ...group, defaults: Object.freeze({ ...group.defaults }) });
 }
 
@@ -116,6 +122,11 @@ export interface ToolDefinition<
   };
   /** False hides the tool from MCP (`tools/list` and `tools/call`): operations performed in the dashboard only. */
   mcp?: boolean;
+  /**
+   * Images an MCP result also carries as image content, so the agent can look at them (screenshots, contact
+   * sheets): blobs named by sha256, read from the blob store after the call. REST returns only the JSON output.
+   */
+  mcpImages?: (output: z.output<O>) => readonly { sha256: string; mimeType: string }[];
   /** The audit entry's target for a mutation; defaults to the output's `id` under the operation's resource name. */
   auditTarget?: (input: z.output<I>, output: z.output<O>) => { type: string; id: string | undefined };
   /**

@@ -31,6 +31,7 @@ export interface CallPlace {
  */
 export function canCall(principal: Principal, tool: Tool, where?: CallPlace): boolean {
   if (principal.readOnly && !tool.annotations.readOnly) return false;
+  if (principal.toolsets && !principal.toolsets.includes(tool.group.toolset)) return false;
   if (isSignedOut(tool.access)) return principal.type === "visitor";
   if (isPersonal(tool.access)) return principal.type === "user";
   const grants = !where
@@ -85,6 +86,20 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
         `${tool.operationId} is only for signed-out visitors of the dashboard.`,
         {
           suggestion: "Create accounts on the dashboard's sign-up page, signed out.",
+        },
+      );
+    }
+    if (principal.readOnly && !tool.annotations.readOnly) {
+      throw new ApiError("forbidden", `This connection is read-only; ${tool.operationId} changes data.`, {
+        suggestion: "Reconnect without ?readonly=1, or with a consent that grants write access.",
+      });
+    }
+    if (principal.toolsets && !principal.toolsets.includes(tool.group.toolset)) {
+      throw new ApiError(
+        "forbidden",
+        `${tool.operationId} belongs to the toolset '${tool.group.toolset}', which this connection did not pick.`,
+        {
+          suggestion: `Reconnect with '${tool.group.toolset}' in ?toolsets= (or the X-MCP-Toolsets header); an OAuth connection must also be authorized again with '${tool.group.toolset}' checked on the consent page.`,
         },
       );
     }

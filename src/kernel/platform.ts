@@ -2,13 +2,16 @@ import type { BlobStore } from "../blobs/index.ts";
 import type { Database } from "../db/database.ts";
 import type { SandboxLimits } from "../framework/types.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import type { RequestLine } from "../observability/log.ts";
+import { defaultOAuthConfig, type OAuthConfig } from "../oauth/config.ts";
+import type { Logger } from "../observability/log.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { Collector } from "../services/analytics/collector.ts";
 import type { BillingProvider } from "../services/billing/provider.ts";
 import { type DomainConfig, defaultDomainConfig } from "../services/domains/config.ts";
 import { defaultFormLimits, type FormLimits } from "../services/forms/limits.ts";
-import type { Registry } from "./registry.ts";
+import { defaultFunctionLimits, type FunctionLimits } from "../services/functions/limits.ts";
+import { defaultMediaConfig, type MediaConfig } from "../services/media/provider.ts";
+import { defaultResearchConfig, type ResearchConfig } from "../services/research/config.ts";
 
 /** Where the platform is reached and what it trusts. */
 export interface PlatformConfig {
@@ -47,10 +50,32 @@ export interface PlatformConfig {
   /** Token buckets per credential and cost bucket (the API contract's: standard 2000 burst + 100/s, expensive 200 + 20/s). */
   rateLimits: Record<"standard" | "expensive", { capacity: number; refillPerSecond: number }>;
   /**
-   * Secret of draft preview links (at least 32 characters, the same on every node); default
-   * `SITEWRIGHT_PREVIEW_SECRET`, else one random secret per process.
+   * Secret of draft preview links (at least 32 characters, the same on every node; the CLI reads
+   * `SITEWRIGHT_PREVIEW_SECRET`); without one, one random secret per process.
    */
   previewSecret?: string;
+  /**
+   * The instance's operators: people who sign in with one of these addresses read product feedback on the
+   * dashboard (the CLI reads `SITEWRIGHT_OPERATOR_EMAILS`). Nobody else can read it.
+   */
+  operatorEmails?: readonly string[];
+  /**
+   * scrypt cost of new password hashes, log2 of N (10..20; 15 by default; the CLI reads `SITEWRIGHT_SCRYPT_LOG2N`).
+   * Each hash records its own cost, so changing it never breaks existing passwords.
+   */
+  passwordCost: number;
+  /**
+   * Key of the website secrets (AES-256-GCM): 32 bytes, base64 or hex, the same on every node (the CLI reads
+   * `SITEWRIGHT_SECRETS_KEY`; `dev` generates one into its data folder). Without one, secrets cannot be set or read.
+   */
+  secretsKey?: string;
+  /** Limits of a server function run (time, memory, request, response, logs, fetches, runs per site). */
+  functionLimits: FunctionLimits;
+  /**
+   * Loopback origins (`http://127.0.0.1:<port>`) a server function's fetch may reach: tests only, empty (off) by
+   * default and never set by the CLI. Everything else on loopback stays refused, on every redirect too.
+   */
+  functionFetchLoopback?: readonly string[];
   /** Caps of one submission to a hosted form (whole body, each file, number of files, each value). */
   formLimits: FormLimits;
   /**
@@ -64,25 +89,29 @@ export interface PlatformConfig {
   smtpUrl?: string;
   /** Bearer token of `/metrics`; without one `/metrics` is not served. */
   metricsToken?: string;
+  /** The OAuth authorization server's lifetimes, limits and metadata-document fetching. */
+  oauth: OAuthConfig;
   /** Custom domains and slug renames (see docs/domains.md). */
   domains: DomainConfig;
   /** How long raw analytics events are kept, in months (hourly rollups are kept for good). */
   analyticsRawRetentionMonths: number;
+  /** Web research's browser: Chromium's path and the pool's limits. */
+  research: ResearchConfig;
+  /** Media generation's image provider: the offline placeholder one by default, or an image model API. */
+  media: MediaConfig;
 }
 
-export interface Logger {
-  info(message: string, ...details: unknown[]): void;
-  error(message: string, ...details: unknown[]): void;
-  /** The one line of an answered request (see docs/operations.md); loggers without it write none. */
-  request?(line: RequestLine): void;
-}
+export type { Logger };
 
-/** Everything a request needs, built once per process. */
+/**
+ * Everything a request needs, built once per process. Its `registry` (the operations it serves) is declared by
+ * `./registry.ts`, which adds it to this interface: the registry's tools take the Platform, so the Platform's
+ * module does not import them.
+ */
 export interface Platform {
   db: Database;
   /** Content-addressed bytes of published files and assets. */
   blobs: BlobStore;
-  registry: Registry;
   config: PlatformConfig;
   billing: BillingProvider;
   /** Platform mail (invitations, password resets), recorded in the outbox. */
@@ -112,11 +141,16 @@ export const defaultConfig = (port = 8787): PlatformConfig => ({
     expensive: { capacity: 200, refillPerSecond: 20 },
   },
   formLimits: defaultFormLimits,
+  functionLimits: defaultFunctionLimits,
   formBuckets: {
     perIp: { capacity: 10, refillPerSecond: 0.2 },
     perForm: { capacity: 200, refillPerSecond: 5 },
   },
   mailFrom: "Sitewright <no-reply@localhost>",
+  oauth: defaultOAuthConfig(),
   domains: defaultDomainConfig(),
   analyticsRawRetentionMonths: 13,
+  research: defaultResearchConfig(),
+  media: defaultMediaConfig(),
+  passwordCost: 15,
 });

@@ -1,4 +1,5 @@
 import { type Role, roleRank } from "./roles.ts";
+import type { Toolset } from "./toolsets.ts";
 
 /**
  * What a principal may reach in one organization: the role, and either the whole organization
@@ -28,6 +29,8 @@ export interface Principal {
   bucketKey: string;
   /** True when the principal may only read (for example a read-only OAuth consent). */
   readOnly?: boolean;
+  /** The toolsets this connection picked (MCP URL, header or OAuth consent): tools of other toolsets are out of reach. */
+  toolsets?: readonly Toolset[];
 }
 
 /**

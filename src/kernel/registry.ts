@@ -1,6 +1,13 @@
 import type { Transport } from "./context.ts";
 import type { Tool } from "./define-tool.ts";
 
+declare module "./platform.ts" {
+  interface Platform {
+    /** The operations the platform serves (`createRegistry` of the entry point's tool list). */
+    registry: Registry;
+  }
+}
+
 /** All tools, indexed by operation id and MCP name. Duplicate ids, names or routes fail at start. */
 export interface Registry {
   readonly tools: readonly Tool[];

@@ -50,8 +50,34 @@ export function listOf<T extends z.ZodType>(item: T) {
   });
 }
 
-/** Unix ms → ISO 8601 UTC with milliseconds. */
-export const iso = (ms: number): string => new Date(ms).toISOString();
+const DAY_MS = 86_400_000;
+/** Year 10000 starts here: from there on (and before 1970) `toISOString` has another shape, so it answers itself. */
+const FAST_ISO_END = 253_402_300_800_000;
+let isoDay = Number.NaN;
+let isoDayPrefix = "";
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
+/**
+ * Unix ms → ISO 8601 UTC with milliseconds, exactly `new Date(ms).toISOString()`. A list page formats dozens of
+ * timestamps, and `toISOString` costs over 1 µs each, so the date part of the last day seen is reused and the
+ * time of day is formatted here (about 10× cheaper; test/unit/iso.test.ts compares both).
+ */
+export function iso(ms: number): string {
+  if (!(ms >= 0 && ms < FAST_ISO_END)) return new Date(ms).toISOString();
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== isoDay) {
+    isoDayPrefix = new Date(ms).toISOString().slice(0, 11);
+    isoDay = day;
+  }
+  let rest = Math.floor(ms) - day * DAY_MS;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  return `${isoDayPrefix}${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${pad3(rest - seconds * 1000)}Z`;
+}
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 /** An ISO timestamp field → Unix ms. */

@@ -14,6 +14,8 @@ export interface MailMessage {
 /** Sends mail. Every message is first recorded in the outbox (the dashboard shows it in dev). */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /** Hands a message already in the outbox (queued mail) to the transport; throws when delivery fails. */
+  deliver(message: MailMessage): Promise<void>;
 }
 
 /** How recorded mail leaves the machine: SMTP in production, the console in dev. */
@@ -57,6 +59,7 @@ export function createMailer({ db, from, transport }: MailerOptions): Mailer {
         throw error;
       }
     },
+    deliver: (message) => transport.deliver({ ...message, from }),
   };
 }
 

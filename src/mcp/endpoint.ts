@@ -1,7 +1,7 @@
 import {
+  classifyInboundRequest,
   createMcpHandler,
   isJsonContentType,
-  isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { authenticate } from "../auth/authenticate.ts";
@@ -16,6 +16,7 @@ import { bodyLimit, readBodyText } from "../rest/body.ts";
 import { errorResponse } from "../rest/http.ts";
 import { fastModernToolsCall, fastToolsCall } from "./fast-call.ts";
 import { checkOrigin, corsHeaders, currentOriginPolicy, preflightResponse, withHeaders } from "./origins.ts";
+import { narrowed, selectionOf } from "./selection.ts";
 import { type CallerInfo, mcpServerFactory, SERVER_NAME, toolCaller } from "./server-factory.ts";
 import { mcpTools } from "./tool-list.ts";
 
@@ -69,8 +70,10 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
         { status: 405, headers: { Allow: "POST" } },
       );
     }
-    const principal = await authenticate(platform, request, ip, { oauthResource: resourceOf(platform) });
-    const caller: CallerInfo = { principal, requestId };
+    const credential = await authenticate(platform, request, ip, { oauthResource: resourceOf(platform) });
+    const selection = selectionOf(request);
+    const principal = narrowed(credential, selection);
+    const caller: CallerInfo = { principal, requestId, ...(selection.discover ? { discover: true } : {}) };
     const authInfo = {
       token: "",
       clientId: principal.id,
@@ -80,14 +83,23 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     const text = await readBodyText(request, bodyLimit(platform.config, "api"));
     const body = parseJson(text);
     checkJsonShape(body);
-    const beyond = principal.type === "oauth_token" ? toolBeyondGrant(principal, body) : undefined;
+    const beyond = credential.type === "oauth_token" ? toolBeyondGrant(credential, body) : undefined;
     if (beyond) return insufficientScope(platform, beyond);
     if (body === undefined || !isJsonContentType(request.headers.get("content-type"))) {
       const raw = new Request(request.url, { method: "POST", headers: request.headers, body: text });
       return await entry.fetch(raw, { authInfo });
     }
     const known = (name: string) => byName.has(name);
-    if (await isLegacyRequest(request, body)) {
+    // What the SDK's isLegacyRequest(request, body) computes, without its async wrapper; a request the
+    // classifier refuses (a malformed envelope, say) is never fast-pathed: the SDK answers it.
+    const era = classifyInboundRequest({
+      httpMethod: request.method,
+      protocolVersionHeader: request.headers.get("mcp-protocol-version") ?? undefined,
+      mcpMethodHeader: request.headers.get("mcp-method") ?? undefined,
+      mcpNameHeader: request.headers.get("mcp-name") ?? undefined,
+      body,
+    }).kind;
+    if (era === "legacy") {
       const fast =
         options.fastPath !== false &&
         fastToolsCall(request, body, known, (name, args) => call(name, args, caller));
@@ -95,6 +107,7 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     }
     const fastModern =
       options.fastPath !== false &&
+      era === "modern" &&
       fastModernToolsCall(request, body, serverInfo, known, (name, args) => call(name, args, caller));
     return await (fastModern || entry.fetch(request, { authInfo, parsedBody: body }));
   };

@@ -37,13 +37,22 @@ export function fastToolsCall(
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !legacyVersions.has(version)) return undefined;
-  return call(name, args).then(
-    (result) =>
-      new Response(JSON.stringify({ result, jsonrpc: "2.0", id }), {
-        status: 200,
-        headers: { "content-type": "application/json" },
-      }),
-  );
+  return call(name, args).then((result) => jsonRpcResponse(id, result, ""));
+}
+
+/**
+ * The JSON-RPC answer `{result: {...result, ...extra}, jsonrpc, id}` as text, in the SDK's key order. A tool's
+ * output is serialized once: `structuredContent` is written as the text of its one text block, which `toolCaller`
+ * made with `JSON.stringify` of that same output (anything else is serialized in full). `extra` is `,"key":value…`.
+ */
+function jsonRpcResponse(id: string | number, result: ToolCallResult, extra: string): Response {
+  const [block, ...more] = result.content;
+  const structured = "structuredContent" in result ? result.structuredContent : undefined;
+  const body =
+    structured !== undefined && block?.type === "text" && more.length === 0 && !("isError" in result)
+      ? `{"result":{"content":[${JSON.stringify(block)}],"structuredContent":${block.text}${extra}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`
+      : `{"result":${JSON.stringify(result).slice(0, -1)}${extra}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+  return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
 }
 
 const MODERN_VERSION = "2026-07-28";
@@ -81,16 +90,8 @@ export function fastModernToolsCall(
   if (headers.get("mcp-method") !== "tools/call" || headers.get("mcp-name") !== name) return undefined;
   if (headers.has("mcp-session-id")) return undefined;
   for (const header of headers.keys()) if (header.startsWith("mcp-param-")) return undefined;
-  const serverMeta = { "io.modelcontextprotocol/serverInfo": serverInfo };
-  return call(name, args as Record<string, unknown> | undefined).then(
-    (result) =>
-      new Response(
-        JSON.stringify({
-          result: { ...result, resultType: "complete", _meta: serverMeta },
-          jsonrpc: "2.0",
-          id,
-        }),
-        { status: 200, headers: { "content-type": "application/json" } },
-      ),
+  const extra = `,"resultType":"complete","_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": serverInfo })}`;
+  return call(name, args as Record<string, unknown> | undefined).then((result) =>
+    jsonRpcResponse(id, result, extra),
   );
 }

@@ -4,6 +4,7 @@ import { toApiError } from "../kernel/errors.ts";
 import { callTool, canCall } from "../kernel/pipeline.ts";
 import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
+import { callDiscoveryTool, createToolIndex, discoveryNames, discoveryTools } from "./discovery.ts";
 import {
   completeDocTemplate,
   listDocResources,
@@ -30,10 +31,15 @@ export const SERVER_NAME = "sitewright";
 export interface CallerInfo {
   principal: Principal;
   requestId: string;
+  /** Discovery mode (`?tools=discover`): `tools/list` shows the meta-tools instead (see discovery.ts). */
+  discover?: boolean;
 }
 
+type Content = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string };
+
+/** A tools/call result; a successful one's first block is the text `JSON.stringify(structuredContent)` (fast-call.ts relies on it), images may follow. */
 export type ToolCallResult =
-  | { content: { type: "text"; text: string }[]; structuredContent: Record<string, unknown> }
+  | { content: Content[]; structuredContent: Record<string, unknown> }
   | { isError: true; content: { type: "text"; text: string }[] };
 
 /** Runs one `tools/call` of a known tool through the shared pipeline: its output, or the error body as an `isError` result. */
@@ -49,14 +55,21 @@ export function toolCaller(platform: Platform) {
         transport: "mcp",
         requestId: caller.requestId,
       });
-      return {
-        content: [{ type: "text", text: JSON.stringify(output) }],
-        structuredContent: output as Record<string, unknown>,
-      };
+      const content: Content[] = [{ type: "text", text: JSON.stringify(output) }];
+      for (const image of tool.mcpImages?.(output as Record<string, unknown>) ?? []) {
+        const bytes = await platform.blobs.get(image.sha256);
+        if (bytes)
+          content.push({
+            type: "image",
+            data: Buffer.from(bytes).toString("base64"),
+            mimeType: image.mimeType,
+          });
+      }
+      return { content, structuredContent: output as Record<string, unknown> };
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
       const body = toApiError(error).toBody(nameOperation);
-      return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
+      return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
     }
   };
 }
@@ -79,13 +92,22 @@ const capabilities = { tools: {}, resources: {}, prompts: {}, completions: {}, l
 export function mcpServerFactory(platform: Platform, version: string) {
   const tools = mcpTools(platform.registry.tools);
   const call = toolCaller(platform);
+  const index = createToolIndex(tools);
   return (caller: CallerInfo): Server => {
     const { principal, requestId } = caller;
     const server = new Server({ name: SERVER_NAME, version }, { capabilities, instructions });
-    server.setRequestHandler("tools/list", async () => ({ tools: toolsVisibleTo(principal, tools) }));
-    server.setRequestHandler("tools/call", (request) =>
-      call(request.params.name, request.params.arguments, caller),
-    );
+    server.setRequestHandler("tools/list", async () => ({
+      tools: caller.discover ? [...discoveryTools] : toolsVisibleTo(principal, tools),
+    }));
+    server.setRequestHandler("tools/call", (request) => {
+      const { name, arguments: args } = request.params;
+      if (caller.discover && discoveryNames.has(name)) {
+        return callDiscoveryTool(index, principal, name, args ?? {}, (target, input) =>
+          call(target, input, caller),
+        );
+      }
+      return call(name, args, caller);
+    });
     server.setRequestHandler("resources/list", async () => listDocResources(productDocs()));
     server.setRequestHandler("resources/templates/list", async () => listDocTemplates());
     server.setRequestHandler("resources/read", async (request) =>

@@ -2,6 +2,7 @@ import type { Tool } from "../kernel/define-tool.ts";
 import { jsonSchemasOf } from "../kernel/json-schema.ts";
 import { canCall } from "../kernel/pipeline.ts";
 import type { Principal } from "../kernel/principal.ts";
+import { listedToolsets } from "./selection.ts";
 
 /** A tool as `tools/list` describes it: the operation id in snake case as its name, schemas, and all four annotations. */
 export function mcpToolOf(tool: Tool) {
@@ -29,7 +30,10 @@ export function mcpTools(tools: readonly Tool[]): { tool: Tool; listed: McpTool 
   return tools.filter((tool) => tool.mcp !== false).map((tool) => ({ tool, listed: mcpToolOf(tool) }));
 }
 
-/** What `tools/list` shows this principal: only the tools it could call. */
+/** What `tools/list` shows this principal: only the tools it could call, of the toolsets it picked (else the default). */
 export function toolsVisibleTo(principal: Principal, tools: ReturnType<typeof mcpTools>): McpTool[] {
-  return tools.filter(({ tool }) => canCall(principal, tool)).map(({ listed }) => listed);
+  const sets = listedToolsets(principal);
+  return tools
+    .filter(({ tool }) => sets.includes(tool.group.toolset) && canCall(principal, tool))
+    .map(({ listed }) => listed);
 }

@@ -4,6 +4,7 @@ import { requireSignedIn } from "../app/guard.ts";
 import { hashSecret } from "../auth/secrets.ts";
 import { newId } from "../kernel/ids.ts";
 import type { Platform } from "../kernel/platform.ts";
+import { isToolset, toolsets } from "../kernel/toolsets.ts";
 import { bodyLimit, readUrlEncoded } from "../rest/body.ts";
 import { REQUEST_PARAMS, redirectToClient, validateAuthorizeRequest } from "./authorize-request.ts";
 import { consentOrganizations, renderConsent } from "./consent-page.ts";
@@ -27,7 +28,7 @@ export async function authorizePage(platform: Platform, event: H3Event): Promise
 /**
  * POST /oauth/authorize: the consent form (bounded by the form body limit; a larger one is refused with 413 before
  * it is buffered). Requires the session and its CSRF token; re-validates the whole
- * request; records the grant and a single-use code (stored hashed, ≤ 10 minutes); redirects with code,
+ * request; refuses a consent without toolsets; records the grant (with its toolsets) and a single-use code (stored hashed, ≤ 10 minutes); redirects with code,
  * state and iss.
  */
 export async function authorizeDecision(platform: Platform, event: H3Event): Promise<Response> {
@@ -74,6 +75,13 @@ export async function authorizeDecision(platform: Platform, event: H3Event): Pro
       );
     }
   }
+  const picked = [...new Set(form.getAll("toolsets"))];
+  if (picked.length === 0 || !picked.every(isToolset)) {
+    return errorPage(
+      "Choose toolsets",
+      `Check at least one toolset (${toolsets.join(", ")}) the client may use; nothing was granted.`,
+    );
+  }
   const now = Date.now();
   const code = newToken("swo_ac_");
   const grantId = newId();
@@ -86,6 +94,7 @@ export async function authorizeDecision(platform: Platform, event: H3Event): Pro
       organizationId: organization.id,
       websiteIds,
       access,
+      toolsets: toolsets.filter((set) => picked.includes(set)),
       scope,
       createdAt: now,
       updatedAt: now,

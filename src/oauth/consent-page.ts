@@ -4,6 +4,7 @@ import { html, raw } from "../app/ui/html.ts";
 import { csrfField, renderPage } from "../app/ui/layout.ts";
 import { loadUserPrincipal } from "../auth/users.ts";
 import type { Stores } from "../db/stores/index.ts";
+import { defaultToolsets, toolsetCatalog, toolsets } from "../kernel/toolsets.ts";
 import type { AuthorizeRequest } from "./authorize-request.ts";
 import { formActionSourceOf, isLoopbackRedirect, redirectHostOf } from "./redirect-uris.ts";
 
@@ -54,7 +55,7 @@ f.querySelectorAll("fieldset[data-organization]").forEach(function(s){var on=!!s
 s.hidden=!on;s.querySelectorAll("input").forEach(function(i){i.disabled=!on})})}
 f.addEventListener("change",sync);sync()})();`;
 
-/** The consent page: who asks, where the answer goes, and the organization, websites and access to grant. */
+/** The consent page: who asks, where the answer goes, and the organization, websites, access and toolsets to grant. */
 export function renderConsent(
   signedIn: SignedIn,
   request: AuthorizeRequest,
@@ -75,6 +76,10 @@ export function renderConsent(
   const orgChoices = organizations.map(
     (org, i) =>
       html`<label class="choice"><input type="radio" name="organization_id" value="${org.id}"${i === 0 ? html` checked` : ""}><span>${org.name}<small>${roleLabel(org.role)}</small></span></label>`,
+  );
+  const toolsetChoices = toolsets.map(
+    (set) =>
+      html`<label class="choice"><input type="checkbox" name="toolsets" value="${set}"${defaultToolsets.includes(set) ? html` checked` : ""}><span>${set}<small>${toolsetCatalog[set]}</small></span></label>`,
   );
   const websiteChoices = organizations.map(
     (org) =>
@@ -115,6 +120,7 @@ ${hidden}
 <label class="choice"><input type="radio" name="access" value="read"${readOnlyAsked ? html` checked` : ""}><span>Read only</span></label>
 <label class="choice"><input type="radio" name="access" value="write"${readOnlyAsked ? "" : html` checked`}><span>Read and write<small>What your role allows.</small></span></label>
 </div></fieldset>
+<fieldset><legend>Toolsets</legend><p class="muted small">The client sees and calls only the tools of the toolsets you check.</p><div class="choices">${toolsetChoices}</div></fieldset>
 <p class="muted small">The connection never grants more than you hold yourself. Revoke it any time under Connected clients.</p>
 <div class="consent-actions">
 <button type="submit" name="decision" value="allow" class="primary"${organizations.length === 0 ? html` disabled` : ""}>Allow access</button>

@@ -55,6 +55,13 @@ export interface SafeFetchOptions {
   ca?: string;
   /** The Accept header (default application/json). */
   accept?: string;
+  /** Allow plain http to public addresses too (web research reads http pages; still only public addresses). */
+  allowHttp?: boolean;
+  /** Request headers besides Accept (a browser's User-Agent, Accept-Language); hop-by-hop ones are ignored. */
+  headers?: Record<string, string>;
+  /** Another method than GET (a server function's fetch), with its body. */
+  method?: string;
+  body?: string;
 }
 
 export interface SafeFetchResult {
@@ -81,8 +88,17 @@ function reasonOf(error: Error & { code?: string }): string {
   return `the request failed (${code || error.message})`;
 }
 
+/** Request headers a caller may set: not hop-by-hop, not ones that would change the exchange's framing. */
+function passable(headers: Record<string, string> = {}): Record<string, string> {
+  const refused =
+    /^(host|connection|content-length|transfer-encoding|accept-encoding|upgrade|te|trailer|keep-alive|proxy-.*|cookie)$/i;
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !refused.test(name) && !name.startsWith(":")),
+  );
+}
+
 /**
- * GETs `url` from the public internet only: https (http only on an allowed loopback), the host resolved once
+ * GETs `url` (or sends `options.method` with its headers and body) to the public internet only: https (http only on an allowed loopback), the host resolved once
  * and every address checked, the connection pinned to the checked address, no redirects followed, a time
  * limit over the whole exchange and a cap on the body.
  */
@@ -90,7 +106,8 @@ export function safeFetch(url: URL, options: SafeFetchOptions): Promise<SafeFetc
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const allowed = (address: string) =>
     isPublicAddress(address) || (options.allowLoopback && isLoopback(address));
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && options.allowLoopback)) {
+  const httpAllowed = options.allowLoopback || options.allowHttp === true;
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && httpAllowed)) {
     return Promise.reject(new SafeFetchError("the URL must use https"));
   }
   if (url.username || url.password)
@@ -117,7 +134,7 @@ export function safeFetch(url: URL, options: SafeFetchOptions): Promise<SafeFetc
       else callback(null, first.address, first.family);
     });
   };
-  if (url.protocol === "http:" && !isIP(host) && host !== "localhost") {
+  if (url.protocol === "http:" && !options.allowHttp && !isIP(host) && host !== "localhost") {
     return Promise.reject(new SafeFetchError("http is allowed only on loopback"));
   }
   const client = url.protocol === "https:" ? https : http;
@@ -125,8 +142,13 @@ export function safeFetch(url: URL, options: SafeFetchOptions): Promise<SafeFetc
     const request = client.request(
       url,
       {
-        method: "GET",
-        headers: { accept: options.accept ?? "application/json", "user-agent": "Sitewright-OAuth/1" },
+        method: options.method ?? "GET",
+        headers: {
+          "user-agent": "Sitewright-OAuth/1",
+          ...passable(options.headers),
+          accept: options.accept ?? "application/json",
+          "accept-encoding": "identity",
+        },
         lookup: lookup as never,
         ...(options.ca && url.protocol === "https:" ? { ca: options.ca } : {}),
         agent: false,
@@ -164,6 +186,6 @@ export function safeFetch(url: URL, options: SafeFetchOptions): Promise<SafeFetc
       ),
     );
     request.on("close", () => clearTimeout(timer));
-    request.end();
+    request.end(options.body || undefined);
   });
 }

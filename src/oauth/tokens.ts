@@ -4,6 +4,7 @@ import { loadUserPrincipal } from "../auth/users.ts";
 import type { Stores } from "../db/stores/index.ts";
 import type { OAuthGrantRecord } from "../db/stores/oauth.ts";
 import type { Grant, Principal } from "../kernel/principal.ts";
+import { isToolset } from "../kernel/toolsets.ts";
 import { ACCESS_TOKEN_PREFIX, type OAuthSettings, REFRESH_TOKEN_PREFIX } from "./settings.ts";
 
 /** A new opaque token with its prefix: 32 random bytes, base64url. */
@@ -68,8 +69,8 @@ export async function issueTokens(stores: Stores, input: IssueInput) {
 
 /**
  * The user's grants as they are now, narrowed to a consent: only the consented organization, only the
- * consented websites (intersected with what the user reaches), read-only when so consented. A token never
- * grants more than its user holds now.
+ * consented websites (intersected with what the user reaches), read-only when so consented, and limited to the
+ * consented toolsets (none recorded = no limit). A token never grants more than its user holds now.
  */
 export function narrowToConsent(user: Principal, consent: OAuthGrantRecord): Principal {
   const grants: Grant[] = [];
@@ -92,6 +93,7 @@ export function narrowToConsent(user: Principal, consent: OAuthGrantRecord): Pri
     grants,
     bucketKey: user.bucketKey,
     ...(consent.access === "read" ? { readOnly: true } : {}),
+    ...(consent.toolsets ? { toolsets: consent.toolsets.filter(isToolset) } : {}),
   };
 }
 

@@ -1,5 +1,4 @@
 import pino from "pino";
-import type { Logger } from "../kernel/platform.ts";
 
 /** `json`: one JSON object per line (serve); `pretty`: one short human line per event (dev). */
 export type LogFormat = "json" | "pretty";
@@ -21,6 +20,14 @@ export interface RequestLine {
   principal?: { type: string; id: string };
   /** Why it failed, when it became an `internal` answer. */
   cause?: unknown;
+}
+
+/** Where the platform writes: messages, errors and one line per answered request. */
+export interface Logger {
+  info(message: string, ...details: unknown[]): void;
+  error(message: string, ...details: unknown[]): void;
+  /** The one line of an answered request (see docs/operations.md); loggers without it write none. */
+  request?(line: RequestLine): void;
 }
 
 export interface LoggerOptions {

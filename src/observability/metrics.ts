@@ -1,10 +1,6 @@
-import { createHash, timingSafeEqual } from "node:crypto";
-import type { H3 } from "h3";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Database } from "../db/database.ts";
 import { onSandboxJob, sandboxPoolStats } from "../framework/sandbox/pool.ts";
-import type { Platform } from "../kernel/platform.ts";
-import { json } from "../rest/http.ts";
 
 /** The platform's Prometheus metrics (see docs/operations.md for every name and label). */
 export interface Metrics {
@@ -12,6 +8,8 @@ export interface Metrics {
   request(operation: string, status: number, seconds: number): void;
   /** A request refused by a rate limit: `standard`, `expensive` or `auth_failures`. */
   rateLimited(bucket: string): void;
+  /** One run of the framework's build for a publish (a reused deployment runs none). */
+  publishBuild(): void;
   /** The exposition text (text/plain; version=0.0.4). */
   render(): Promise<string>;
   readonly contentType: string;
@@ -79,6 +77,11 @@ export function createMetrics(db: Database): Metrics {
     labelNames: ["bucket"],
     registers: [registry],
   });
+  const publishBuilds = new Counter({
+    name: "sitewright_publish_builds_total",
+    help: "Builds run to publish a website (an unchanged draft reuses its deployment and builds nothing).",
+    registers: [registry],
+  });
   new Gauge({
     name: "sitewright_db_pool_connections",
     help: "Database pool connections by state (total, idle, waiting requests, max); PostgreSQL only.",
@@ -97,38 +100,8 @@ export function createMetrics(db: Database): Metrics {
       latency.observe(labels, seconds);
     },
     rateLimited: (bucket) => rejections.inc({ bucket }),
+    publishBuild: () => publishBuilds.inc(),
     contentType: registry.contentType,
     render: () => Registry.merge([shared, registry]).metrics(),
   };
-}
-
-/**
- * `/metrics` on the API host when `metricsToken` is configured: the Prometheus exposition for
- * `Authorization: Bearer <token>`, 401 for anything else; without a token the path is not served (404).
- */
-export function registerMetricsRoute(app: H3, platform: Platform): void {
-  const token = platform.config.metricsToken;
-  if (!token) return;
-  const expected = `Bearer ${token}`;
-  app.get("/metrics", async (event) => {
-    const given = event.req.headers.get("authorization") ?? "";
-    if (!timingSafeEqualText(given, expected)) {
-      return json(
-        { kind: "unauthorized", message: "Send the metrics token as 'Authorization: Bearer <token>'." },
-        401,
-        {
-          "www-authenticate": 'Bearer realm="metrics"',
-        },
-      );
-    }
-    return new Response(await platform.metrics.render(), {
-      headers: { "content-type": platform.metrics.contentType, "cache-control": "no-store" },
-    });
-  });
-}
-
-/** Compares secrets in constant time (over their digests, so lengths leak nothing either). */
-function timingSafeEqualText(a: string, b: string): boolean {
-  const digest = (text: string) => createHash("sha256").update(text).digest();
-  return timingSafeEqual(digest(a), digest(b));
 }

@@ -1,5 +1,4 @@
 import { ApiError } from "../kernel/errors.ts";
-import type { PlatformConfig } from "../kernel/platform.ts";
 
 /**
  * The one reader of request bodies: every route that reads a body reads it here (a test fails on any other
@@ -26,7 +25,10 @@ export interface BodyLimit {
  * The limit of a kind of route: `api` for JSON operations (REST, `/app-api`, MCP: `maxBodyBytes`), `form` for
  * form posts and the OAuth endpoints (`maxFormBodyBytes`); both with `bodyTimeoutMs`.
  */
-export function bodyLimit(config: PlatformConfig, kind: "api" | "form"): BodyLimit {
+export function bodyLimit(
+  config: { maxBodyBytes: number; maxFormBodyBytes: number; bodyTimeoutMs: number },
+  kind: "api" | "form",
+): BodyLimit {
   return {
     maxBytes: kind === "api" ? config.maxBodyBytes : config.maxFormBodyBytes,
     timeoutMs: config.bodyTimeoutMs,

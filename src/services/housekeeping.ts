@@ -1,7 +1,9 @@
 import { TEMPORARY_FILE_GRACE_MS } from "../blobs/index.ts";
 import type { PurgeCounts, RetentionPolicy } from "../db/stores/housekeeping.ts";
 import type { Platform } from "../kernel/platform.ts";
+import { kickMailQueue } from "../mail/queue.ts";
 import { purgeAnalytics, rollUpAnalytics } from "./analytics/housekeeping.ts";
+import { backfillRichTextHtml } from "./cms/stored-html.ts";
 import { recheckDomains } from "./domains/recheck.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -22,6 +24,9 @@ export const CONTENT_GRACE_MS = 60 * 60 * 1000;
  */
 export const BLOB_GRACE_MS = 60 * 60 * 1000;
 
+/** Server function runs (with their logs) are kept this long. */
+export const FUNCTION_RUN_RETENTION_MS = 30 * DAY;
+
 export interface HousekeepingReport extends PurgeCounts {
   sourceContents: number;
   /** Temporary blob files of puts a crash interrupted, older than TEMPORARY_FILE_GRACE_MS. */
@@ -35,13 +40,18 @@ export interface HousekeepingReport extends PurgeCounts {
   /** Hours of analytics rolled up, and raw analytics events deleted past their retention. */
   analyticsHoursRolledUp: number;
   analyticsEventsPurged: number;
+  /** Server function runs older than FUNCTION_RUN_RETENTION_MS. */
+  functionRuns: number;
+  /** CMS items whose richText HTML was rendered and stored (rows written before it was stored). */
+  richTextBackfilled: number;
 }
 
 /**
  * Deletes what has outlived its purpose: expired sessions, idempotency records, used reset links, old OAuth codes
  * and tokens, old outbox mail, source texts and blobs nothing references, temporary blob files crashes left
- * behind, expired slug redirects and raw analytics events past their retention (once rolled up); rolls up analytics
- * hours and re-verifies custom domains due for it. Idempotent and safe on every node at once.
+ * behind, expired slug redirects, server function runs past FUNCTION_RUN_RETENTION_MS and raw analytics events past their retention (once rolled up); rolls up analytics
+ * hours, re-verifies custom domains due for it and stores the richText HTML of CMS items that have none yet
+ * (backfillRichTextHtml). Idempotent and safe on every node at once.
  */
 export async function runHousekeeping(platform: Platform, now = Date.now()): Promise<HousekeepingReport> {
   const purged = await platform.db.transaction((stores) => stores.housekeeping.purgeExpired(now, retention));
@@ -54,6 +64,9 @@ export async function runHousekeeping(platform: Platform, now = Date.now()): Pro
   // Rollups first: raw events are only deleted once rolled up.
   const analyticsHoursRolledUp = await rollUpAnalytics(platform, now);
   const analyticsEventsPurged = await purgeAnalytics(platform, now);
+  const functionRuns = await platform.db.transaction((stores) =>
+    stores.functionRuns.purge(now - FUNCTION_RUN_RETENTION_MS),
+  );
   return {
     ...purged,
     sourceContents,
@@ -63,6 +76,8 @@ export async function runHousekeeping(platform: Platform, now = Date.now()): Pro
     domainsChecked,
     analyticsHoursRolledUp,
     analyticsEventsPurged,
+    functionRuns,
+    richTextBackfilled: await backfillRichTextHtml(platform.db),
   };
 }
 
@@ -88,7 +103,8 @@ export function sweepBlobTemporaryFiles(platform: Platform, now = Date.now()): P
 }
 
 /**
- * Sweeps the blob store's stale temporary files at once (what a crash of the last run left), then runs
+ * Sweeps the blob store's stale temporary files at once (what a crash of the last run left) and starts the
+ * rich-text HTML backfill (rows of an older version), then runs
  * housekeeping every `intervalMs` (first run after `firstDelayMs`); returns the function that stops it.
  */
 export function scheduleHousekeeping(
@@ -101,10 +117,18 @@ export function scheduleHousekeeping(
       if (removed > 0) platform.log.info(`removed ${removed} temporary blob file(s) of interrupted writes`);
     })
     .catch((error) => platform.log.error("blob sweep failed", error));
+  backfillRichTextHtml(platform.db)
+    .then((stored) => {
+      if (stored > 0) platform.log.info(`stored the rich-text HTML of ${stored} CMS item(s)`);
+    })
+    .catch((error) => platform.log.error("rich-text backfill failed", error));
   let timer: NodeJS.Timeout;
+  // Queued mail a stopped process left behind (a crash after a form post was acknowledged) goes out at start.
+  kickMailQueue(platform);
   const run = () => {
     runHousekeeping(platform)
       .catch((error) => platform.log.error("housekeeping failed", error))
+      .then(() => kickMailQueue(platform))
       .finally(() => {
         timer = setTimeout(run, intervalMs);
         timer.unref();

@@ -94,6 +94,7 @@ describeMatrix("dashboard: data is keyed by who is signed in", (ctx) => {
         organizationId: org,
         websiteIds: null,
         access: "write",
+        toolsets: null,
         scope: "mcp:read mcp:write",
         createdAt: now,
         updatedAt: now,

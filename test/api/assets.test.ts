@@ -299,6 +299,8 @@ export default function Home() {
       cover: other.path,
       $assets: { cover: { path: other.path, contentType: "image/png", width: 16, height: 16, alt: "" } },
     });
+    // Served (and so cached by hosting) before the deletion: the deletion still ends it on the next request.
+    expect((await site(ctx, website.slug, other.path)).status).toBe(200);
     const inCms = await ctx.request("DELETE", `/websites/${website.id}/assets/${other.id}`);
     expect(inCms.status).toBe(409);
     expect(inCms.body.suggestion).toContain("assets.usage.list");

@@ -128,6 +128,30 @@ describeMatrix("authentication failures are throttled per IP", (ctx) => {
   });
 });
 
+describeMatrix("a failed authentication is charged before the key is looked up", (ctx) => {
+  it("gives a valid key's token back: successes never empty the bucket", async () => {
+    const { capacity } = ctx.t.platform.config.authFailureBucket;
+    for (let i = 0; i < capacity + 5; i++) expect((await ctx.request("GET", "/websites")).status).toBe(200);
+    expect((await ctx.request("GET", "/websites", { key: "B".repeat(43) })).status).toBe(401);
+  });
+
+  it("parallel bad keys (three shapes) get at most the bucket's capacity of 401s, the rest 429", async () => {
+    const { capacity } = ctx.t.platform.config.authFailureBucket;
+    expect(capacity).toBe(20); // the documented cap (docs/rate-limits.md); one bad key was charged above
+    const left = capacity - 1;
+    const variants = ["B".repeat(43), "not a key", `sw_${"C".repeat(40)}`];
+    const responses = await Promise.all(
+      Array.from({ length: capacity * 2 }, (_, n) =>
+        ctx.request("GET", "/websites", { key: variants[n % variants.length]! }),
+      ),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBe(left);
+    expect(statuses.filter((s) => s === 429).length).toBe(capacity * 2 - left);
+    expect((await ctx.request("GET", "/websites")).status).toBe(429);
+  });
+});
+
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`rotation and revocation across nodes [${dialect.name}]`, () => {
     it("take effect on the very next request on another node sharing the database", async () => {

@@ -306,6 +306,7 @@ for (const dialect of dialects) {
           organizationId: org,
           websiteIds: null,
           access: "read",
+          toolsets: null,
           scope: "mcp:read",
           createdAt: now,
           updatedAt: now,

@@ -41,7 +41,7 @@ describeMatrix(
     const unique = (what: string) => `${what}-${ctx.dialect}-${ctx.mode === "server" ? "s" : "p"}-${++n}`;
     const site = () => ctx.t.createWebsite(unique("dom"));
 
-    it("refuses a first custom domain beyond the plan's capacity and keeps the billing numbers true", async () => {
+    it("refuses a first custom domain beyond the free plan's capacity, grows Pro's, and keeps the billing numbers true", async () => {
       const a = await site();
       const refused = await ctx.request("POST", `/websites/${a.id}/domains`, {
         body: { hostname: `${unique("free")}.example.com` },
@@ -64,20 +64,36 @@ describeMatrix(
       expect(again.status).toBe(200);
       expect(await billing(ctx)).toMatchObject({ billableSiteCount: before + 1 });
 
+      // Pro bills each further website per site: another website's first domain grows the capacity.
       const b = await site();
-      const full = await ctx.request("POST", `/websites/${b.id}/domains`, {
+      const grown = await ctx.request("POST", `/websites/${b.id}/domains`, {
         body: { hostname: `${unique("b")}.example.com` },
       });
-      expect(full.body).toMatchObject({ kind: "conflict" });
+      expect(grown.status, JSON.stringify(grown.body)).toBe(200);
+      expect(await billing(ctx)).toMatchObject({
+        billableSiteCount: before + 2,
+        billableSiteCapacity: before + 2,
+      });
+
+      // Past due, the capacity does not grow: conflict, pointing to the billing portal; nothing is added.
+      await ctx.t.platform.db.transaction(async (s) => {
+        const account = (await s.billing.getAccount(ctx.t.local.organization.id))!;
+        await s.billing.putAccount({ ...account, status: "billing_grace" });
+      });
+      const c = await site();
+      const pastDue = await ctx.request("POST", `/websites/${c.id}/domains`, {
+        body: { hostname: `${unique("c")}.example.com` },
+      });
+      expect(pastDue.status).toBe(409);
+      expect(pastDue.body).toMatchObject({
+        kind: "conflict",
+        message: expect.stringMatching(/^hostname: .*past due/),
+      });
+      expect(pastDue.body.suggestion).toContain("billing.portal.open");
+      expect((await ctx.request("GET", `/websites/${c.id}/domains`)).body.items).toEqual([]);
+      expect(await billing(ctx)).toMatchObject({ billableSiteCapacity: before + 2 });
+      await ctx.t.call("websites.delete", { websiteId: c.id });
       await givePlan(ctx, before + 2);
-      expect(
-        (
-          await ctx.request("POST", `/websites/${b.id}/domains`, {
-            body: { hostname: `${unique("b")}.example.com` },
-          })
-        ).status,
-      ).toBe(200);
-      expect(await billing(ctx)).toMatchObject({ billableSiteCount: before + 2 });
 
       for (const domain of (await ctx.request("GET", `/websites/${a.id}/domains`)).body.items) {
         expect((await ctx.request("DELETE", `/websites/${a.id}/domains/${domain.id}`)).status).toBe(200);

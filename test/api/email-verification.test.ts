@@ -165,6 +165,7 @@ describeMatrix(
           organizationId: own!.organizationId,
           websiteIds: null,
           access: "write",
+          toolsets: null,
           scope: "mcp:read mcp:write",
           createdAt: now,
           updatedAt: now,

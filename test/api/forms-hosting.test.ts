@@ -7,8 +7,8 @@ import { checkFormToken, formSecret, mintFormToken } from "../../src/services/fo
 import { publishBuild, publishFiles, rawRequest } from "../support/hosting.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
 
-process.env.SITEWRIGHT_PREVIEW_SECRET = "forms-tests-preview-secret-0123456789abcdefgh";
-const secret = formSecret(previewSecret());
+const PREVIEW_SECRET = "forms-tests-preview-secret-0123456789abcdefgh";
+const secret = formSecret(previewSecret(PREVIEW_SECRET));
 
 let starter: BuildResult;
 beforeAll(async () => {
@@ -310,6 +310,7 @@ describeMatrix(
   },
   {
     config: {
+      previewSecret: PREVIEW_SECRET,
       formLimits: { maxSubmissionBytes: 200_000, maxFileBytes: 50_000, maxFiles: 2, maxValueChars: 2_000 },
       formBuckets: {
         perIp: { capacity: 8, refillPerSecond: 0.001 },

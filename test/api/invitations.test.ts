@@ -241,7 +241,7 @@ describeMatrix("organization invitations", (ctx) => {
 
     const { mail, log } = ctx.t.platform;
     const errors: string[] = [];
-    ctx.t.platform.mail = { send: async () => Promise.reject(new Error("smtp down")) };
+    ctx.t.platform.mail = { ...mail, send: async () => Promise.reject(new Error("smtp down")) };
     ctx.t.platform.log = { ...log, error: (message: string) => void errors.push(message) };
     try {
       const res = await ctx.t.call("organizations.invitations.create", {

@@ -69,6 +69,8 @@ describe("MCP fast tools/call path", () => {
       const fast = await send(true, body, headers);
       const sdk = await send(false, body, headers);
       expect(fast).toEqual(sdk);
+      // The fast path writes its JSON by hand: the same members in the same order as the SDK's.
+      expect(JSON.stringify(fast.body)).toBe(JSON.stringify(sdk.body));
     });
   }
 
@@ -121,6 +123,16 @@ describe("MCP fast tools/call path", () => {
       [
         "an unknown envelope key (declined)",
         modern("websites_list", {}, 1, { ...envelope, "io.modelcontextprotocol/other": 1 }),
+        headersFor("websites_list"),
+      ],
+      [
+        "an envelope whose clientInfo is not an object (declined, the SDK refuses it)",
+        modern("websites_list", {}, 1, { ...envelope, "io.modelcontextprotocol/clientInfo": "me" }),
+        headersFor("websites_list"),
+      ],
+      [
+        "an envelope whose clientCapabilities is a list (declined, the SDK refuses it)",
+        modern("websites_list", {}, 1, { ...envelope, "io.modelcontextprotocol/clientCapabilities": [] }),
         headersFor("websites_list"),
       ],
     ];

@@ -6,7 +6,9 @@ import { connectMcp, protocolModes, resultJson } from "../support/mcp.ts";
 for (const protocol of protocolModes) {
   describeMatrix(`MCP endpoint (${protocol.name})`, (ctx) => {
     it("lists tools with names, titles, schemas and all four annotations", async () => {
-      const client = await connectMcp(ctx, ctx.t.adminKey.plaintextKey, protocol.negotiation);
+      const client = await connectMcp(ctx, ctx.t.adminKey.plaintextKey, protocol.negotiation, {
+        query: "toolsets=all",
+      });
       expect(client.getNegotiatedProtocolVersion()).toBe(protocol.name);
       const { tools } = await client.listTools();
       expect(tools.length).toBeGreaterThan(10);
@@ -32,7 +34,7 @@ for (const protocol of protocolModes) {
       const site = await ctx.t.createWebsite(`scoped-${protocol.name}-${ctx.mode}`);
       const scoped = await ctx.t.createKey({ kind: "websites", websiteIds: [site.id], role: "full_editor" });
       const names = async (key: string) => {
-        const client = await connectMcp(ctx, key, protocol.negotiation);
+        const client = await connectMcp(ctx, key, protocol.negotiation, { query: "toolsets=all" });
         const { tools } = await client.listTools();
         await client.close();
         return tools.map((t) => t.name).sort();
@@ -66,18 +68,35 @@ for (const protocol of protocolModes) {
         "cms_items_reorder",
         "cms_items_set_published",
         "cms_items_update",
+        "context_delete",
+        "context_get",
+        "context_inspect_image",
+        "context_list",
+        "context_read",
+        "context_rename",
+        "context_search",
+        "context_upload",
         "documentation_read",
         "documentation_search",
         "domains_get",
         "domains_list",
+        "feedback_submit",
         "forms_list",
         "forms_submissions_delete",
         "forms_submissions_export",
         "forms_submissions_get",
         "forms_submissions_list",
         "forms_submissions_update_state",
+        "functions_runs_get",
+        "functions_runs_list",
+        "media_generate_images",
         "organizations_get",
         "organizations_list",
+        "research_contact_sheet",
+        "research_measure",
+        "research_read_business",
+        "research_screenshot",
+        "secrets_list",
         "website_source_code_preview_create_link",
         "websites_get",
         "websites_list",

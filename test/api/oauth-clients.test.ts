@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPublicAddress } from "../../src/oauth/safe-fetch.ts";
-import { configureOAuth } from "../../src/oauth/settings.ts";
 import { dialects } from "../support/databases.ts";
 import {
   type OAuthServer,
@@ -62,7 +61,8 @@ for (const dialect of dialects) {
       h = oauthHttp(s);
       cookie = await sessionCookie(s.t);
       docs = await serveDocuments(certificate, served);
-      configureOAuth(s.t.platform, { allowLoopbackClientIds: true, ca: certificate.cert });
+      s.t.platform.config.allowLoopbackClientIds = true;
+      s.t.platform.config.oauth.ca = certificate.cert;
     }, 60_000);
     afterAll(async () => {
       await docs?.close();
@@ -183,7 +183,7 @@ for (const dialect of dialects) {
       ];
       for (const [path, cause] of causes) {
         const clientId = `${docs.origin}${path}`;
-        if (path === "/tls.json") configureOAuth(s.t.platform, { ca: undefined });
+        if (path === "/tls.json") s.t.platform.config.oauth.ca = undefined;
         try {
           const page = await authorizeDocument(clientId);
           expect(page.status, path).toBe(400);
@@ -209,7 +209,7 @@ for (const dialect of dialects) {
           expect(token.body.error, path).toBe("invalid_client");
           expect(token.body.error_description, path).toContain(cause);
         } finally {
-          configureOAuth(s.t.platform, { ca: certificate.cert });
+          s.t.platform.config.oauth.ca = certificate.cert;
         }
       }
     });
@@ -219,7 +219,7 @@ for (const dialect of dialects) {
       expect(privateAddress.status).toBe(400);
       expect(await privateAddress.text()).toContain("not a public address");
       served["/local.json"] = { body: JSON.stringify(doc("/local.json")) };
-      configureOAuth(s.t.platform, { allowLoopbackClientIds: false });
+      s.t.platform.config.allowLoopbackClientIds = false;
       try {
         const loopback = await authorizeDocument(`${docs.origin}/local.json`);
         expect(loopback.status).toBe(400);
@@ -227,7 +227,7 @@ for (const dialect of dialects) {
         const plainHttp = await authorizeDocument("http://example.com/client.json");
         expect(await plainHttp.text()).toContain("must use https");
       } finally {
-        configureOAuth(s.t.platform, { allowLoopbackClientIds: true });
+        s.t.platform.config.allowLoopbackClientIds = true;
       }
       expect(docs.hits.get("/local.json")).toBeUndefined();
     });
@@ -243,7 +243,7 @@ for (const dialect of dialects) {
     });
 
     it("rate-limits registrations per address", async () => {
-      configureOAuth(s.t.platform, { registrationBucket: { capacity: 3, refillPerSecond: 0.0001 } });
+      s.t.platform.config.oauth.registrationBucket = { capacity: 3, refillPerSecond: 0.0001 };
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
         statuses.push(

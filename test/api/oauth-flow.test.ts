@@ -1,12 +1,13 @@
 import { auth, Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configureOAuth } from "../../src/oauth/settings.ts";
+import { defaultToolsets, toolsetCatalog, toolsets } from "../../src/kernel/toolsets.ts";
 import { dialects } from "../support/databases.ts";
 import { resultJson } from "../support/mcp.ts";
 import {
   consentOverHttp,
   MemoryOAuthProvider,
   type OAuthServer,
+  precheckedToolsets,
   selfSignedCertificate,
   serveDocuments,
   sessionCookie,
@@ -35,7 +36,8 @@ for (const dialect of dialects) {
     beforeAll(async () => {
       s = await startOAuthServer(dialect.name);
       documents = await serveDocuments(certificate, served);
-      configureOAuth(s.t.platform, { allowLoopbackClientIds: true, ca: certificate.cert });
+      s.t.platform.config.allowLoopbackClientIds = true;
+      s.t.platform.config.oauth.ca = certificate.cert;
       siteA = await s.t.createWebsite("Flow Site A");
       siteB = await s.t.createWebsite("Flow Site B");
       cookie = await sessionCookie(s.t);
@@ -145,6 +147,78 @@ for (const dialect of dialects) {
       );
       expect((await keyed.listTools()).tools.length).toBeGreaterThan(names.length - 1);
       await keyed.close();
+    });
+    it("a consent to only websites and docs lists and allows only their tools, also after refresh", async () => {
+      const provider = new MemoryOAuthProvider(
+        "http://127.0.0.1:39998/callback",
+        undefined,
+        "Toolset Client",
+      );
+      expect(await connectWithOAuth(s.mcpUrl, provider).catch((error) => error)).toBeInstanceOf(
+        UnauthorizedError,
+      );
+      const authorizeUrl = provider.authorizationUrl!.href;
+      // The page lists every toolset with its description; the default set is pre-checked.
+      const page = await (await fetch(authorizeUrl, { headers: { cookie } })).text();
+      for (const set of toolsets) {
+        expect(page).toContain(`name="toolsets" value="${set}"`);
+        expect(page).toContain(toolsetCatalog[set].replaceAll("'", "&#39;"));
+      }
+      expect(precheckedToolsets(page)).toEqual([...defaultToolsets]);
+      // Nothing checked: refused with a message, and no code is issued.
+      await expect(
+        consentOverHttp(authorizeUrl, cookie, { organizationId: s.t.local.organization.id, toolsets: [] }),
+      ).rejects.toThrow(/consent answered 400: .*Check at least one toolset/s);
+      await expect(
+        consentOverHttp(authorizeUrl, cookie, {
+          organizationId: s.t.local.organization.id,
+          toolsets: ["nope"],
+        }),
+      ).rejects.toThrow(/Check at least one toolset/);
+
+      const back = await consentOverHttp(authorizeUrl, cookie, {
+        organizationId: s.t.local.organization.id,
+        toolsets: ["websites", "docs"],
+      });
+      const transport = new StreamableHTTPClientTransport(new URL(s.mcpUrl), { authProvider: provider });
+      await transport.finishAuth(back.searchParams.get("code")!, back.searchParams.get("iss")!);
+      const inToolsets = (name: string) => /^(websites|documentation|feedback)_/.test(name);
+      const check = async () => {
+        const client = await connectWithOAuth(s.mcpUrl, provider);
+        const names = (await client.listTools()).tools.map((tool) => tool.name);
+        expect(names).toEqual(
+          expect.arrayContaining(["websites_list", "websites_create", "documentation_search"]),
+        );
+        expect(names.filter((name) => !inToolsets(name))).toEqual([]);
+        const outside = await client.callTool({ name: "cms_collections_list", arguments: {} });
+        expect(outside.isError).toBe(true);
+        expect(resultJson(outside)).toMatchObject({ kind: "forbidden" });
+        expect(resultJson(outside).message).toContain("'cms'");
+        expect((await client.callTool({ name: "websites_list", arguments: {} })).isError).toBeFalsy();
+        await client.close();
+        return names;
+      };
+      const names = await check();
+      // Refresh keeps the choice.
+      const before = provider.saved!;
+      expect(await auth(provider, { serverUrl: s.mcpUrl })).toBe("AUTHORIZED");
+      expect(provider.saved!.access_token).not.toBe(before.access_token);
+      expect(await check()).toEqual(names);
+      // ?toolsets= narrows within the consent, never beyond it.
+      const narrowedClient = new Client({ name: "narrowed", version: "1" });
+      await narrowedClient.connect(
+        new StreamableHTTPClientTransport(new URL(`${s.mcpUrl}?toolsets=docs,cms`), {
+          requestInit: { headers: { authorization: `Bearer ${provider.saved!.access_token}` } },
+        }),
+      );
+      const narrowedNames = (await narrowedClient.listTools()).tools.map((tool) => tool.name);
+      expect(narrowedNames).toContain("documentation_search");
+      expect(narrowedNames.filter((name) => !/^(documentation|feedback)_/.test(name))).toEqual([]);
+      const cms = await narrowedClient.callTool({ name: "cms_collections_list", arguments: {} });
+      expect(resultJson(cms).kind).toBe("forbidden");
+      const sites = await narrowedClient.callTool({ name: "websites_list", arguments: {} });
+      expect(resultJson(sites).message).toContain("'websites'");
+      await narrowedClient.close();
     });
   });
 }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listConnectedClients } from "../../src/oauth/connections.ts";
-import { configureOAuth } from "../../src/oauth/settings.ts";
 import { narrowToConsent } from "../../src/oauth/tokens.ts";
 import { dialects } from "../support/databases.ts";
 import { type OAuthServer, sessionCookie, startOAuthServer } from "../support/oauth.ts";
@@ -16,6 +15,7 @@ describe("a token's principal", () => {
     organizationId: "org_a",
     websiteIds: ["w1", "w2"] as string[] | null,
     access: "read" as const,
+    toolsets: ["websites", "docs"] as string[] | null,
     scope: "mcp:read",
     createdAt: 0,
     updatedAt: 0,
@@ -41,7 +41,13 @@ describe("a token's principal", () => {
       ]),
       consent,
     );
-    expect(narrowed).toMatchObject({ type: "oauth_token", id: "grant_1", userId: "usr_1", readOnly: true });
+    expect(narrowed).toMatchObject({
+      type: "oauth_token",
+      id: "grant_1",
+      userId: "usr_1",
+      readOnly: true,
+      toolsets: ["websites", "docs"],
+    });
     expect(narrowed.grants).toEqual([
       { organizationId: "org_a", role: "content_editor", websiteIds: ["w2"] },
     ]);
@@ -51,9 +57,12 @@ describe("a token's principal", () => {
       ...consent,
       websiteIds: null,
       access: "write",
+      toolsets: null,
     });
     expect(all.grants).toEqual([{ organizationId: "org_a", role: "owner" }]);
     expect(all.readOnly).toBeUndefined();
+    // A consent from before toolsets were offered limits nothing.
+    expect(all.toolsets).toBeUndefined();
   });
 });
 
@@ -206,9 +215,9 @@ for (const dialect of dialects) {
     });
 
     it("an expired code is refused", async () => {
-      configureOAuth(s.t.platform, { codeTtlMs: 1 });
+      s.t.platform.config.oauth.codeTtlMs = 1;
       const { code, verifier } = await h.code(clientId, REDIRECT, cookie);
-      configureOAuth(s.t.platform, { codeTtlMs: 10 * 60 * 1000 });
+      s.t.platform.config.oauth.codeTtlMs = 10 * 60 * 1000;
       await new Promise((resolve) => setTimeout(resolve, 5));
       const response = await h.token({
         grant_type: "authorization_code",

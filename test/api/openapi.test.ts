@@ -50,7 +50,7 @@ describeMatrix(
 
     it("every MCP tool's input schema equals its REST route's parameters and body", async () => {
       const doc = await load();
-      const client = await connectMcp(ctx, ctx.t.adminKey.plaintextKey);
+      const client = await connectMcp(ctx, ctx.t.adminKey.plaintextKey, undefined, { query: "toolsets=all" });
       const { tools: listed } = await client.listTools();
       await client.close();
       for (const tool of ctx.t.platform.registry.tools.filter((t) => t.mcp !== false)) {
@@ -85,7 +85,7 @@ describeMatrix(
     });
 
     it("keeps the tool list stable (snapshot)", async () => {
-      const client = await connectMcp(ctx, ctx.t.adminKey.plaintextKey);
+      const client = await connectMcp(ctx, ctx.t.adminKey.plaintextKey, undefined, { query: "toolsets=all" });
       const { tools } = await client.listTools();
       await client.close();
       const summary = tools

@@ -137,8 +137,12 @@ describe("the server stays responsive while slow-input attacks run", () => {
       report.push(
         `${attack.name}: p95 ${p95.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms, attacker ${JSON.stringify(statuses)}`,
       );
-      // Every attack request was answered, and refused as invalid input.
-      expect(Object.keys(statuses), attack.name).toEqual(["400"]);
+      // Every attack request was answered, and refused: as invalid input, or (an attacker fast enough to empty its
+      // key's bucket on a quiet machine) as rate limited. Nothing else, and never accepted.
+      expect(
+        Object.keys(statuses).filter((status) => status !== "400" && status !== "429"),
+        attack.name,
+      ).toEqual([]);
       expect(statuses["400"], attack.name).toBeGreaterThan(0);
       expect(p95, report.join("\n")).toBeLessThan(bound);
     }

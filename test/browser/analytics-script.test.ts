@@ -4,10 +4,11 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BuildResult } from "../../src/framework/types.ts";
-import { type Listening, listen } from "../../src/server.ts";
+import type { Listening } from "../../src/server.ts";
 import { hasChromium, launchChromium } from "../support/browser.ts";
+import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
 import { publishBuild } from "../support/hosting.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import type { TestPlatform } from "../support/platform.ts";
 
 // Headless Chromium names itself HeadlessChrome, which the bot list (rightly) matches: pose as a desktop browser.
 const DESKTOP =
@@ -44,18 +45,18 @@ const site: BuildResult = {
 };
 
 describe.skipIf(!hasChromium)("the analytics script in Chromium", () => {
+  let served: ServedPlatform;
   let t: TestPlatform;
   let server: Listening;
   let browser: Browser;
   beforeAll(async () => {
-    t = await createTestPlatform("sqlite");
-    server = await listen(t.app, 0);
+    served = await servePlatform();
+    ({ t, server } = served);
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
-    await t?.close();
+    await served?.close();
   });
 
   const eventsOf = async (websiteId: string) => {

@@ -1,24 +1,21 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeSandboxPool } from "../../src/framework/index.ts";
-import { type Listening, listen } from "../../src/server.ts";
+import type { Listening } from "../../src/server.ts";
 import { hasChromium, launchChromium } from "../support/browser.ts";
+import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
 import { publishFiles, rawRequest } from "../support/hosting.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import type { TestPlatform } from "../support/platform.ts";
 
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
 describe.skipIf(!hasChromium)("assets in headless Chromium", () => {
+  let served: ServedPlatform;
   let t: TestPlatform;
   let server: Listening;
   beforeAll(async () => {
-    t = await createTestPlatform("sqlite");
-    server = await listen(t.app, 0);
+    served = await servePlatform();
+    ({ t, server } = served);
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await t?.close();
-    await closeSandboxPool();
-  });
+  afterAll(() => served?.close());
 
   const upload = async (websiteId: string, bytes: Buffer, query: string) => {
     const response = await fetch(`${server.url}/v1/websites/${websiteId}/assets${query}`, {

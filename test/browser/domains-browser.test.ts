@@ -1,24 +1,14 @@
-import { createServer } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../../src/accounts/accounts.ts";
-import { type Listening, listen } from "../../src/server.ts";
 import { freeAccount } from "../../src/services/billing/account.ts";
 import { defaultDomainConfig } from "../../src/services/domains/config.ts";
 import { hasChromium, launchChromium } from "../support/browser.ts";
+import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import type { TestPlatform } from "../support/platform.ts";
 
 const PASSWORD = "a long enough password";
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
 
 async function submit(page: Page, selector: string, notice: string) {
   await Promise.all([page.waitForSelector(`text=${notice}`), page.click(selector)]);
@@ -26,29 +16,20 @@ async function submit(page: Page, selector: string, notice: string) {
 
 // Debian's chromium (never a downloaded browser build).
 describe.skipIf(!hasChromium)("the website's domains section in headless Chromium", () => {
+  let served: ServedPlatform;
   let t: TestPlatform;
-  let server: Listening;
   let browser: Browser;
   let dns: TestDnsServer;
   let app: string;
   beforeAll(async () => {
     dns = await startDnsServer();
-    const port = await freePort();
-    app = `http://localhost:${port}`;
-    t = await createTestPlatform("sqlite", {
-      config: {
-        appUrl: app,
-        baseUrl: `${app}/v1`,
-        domains: { ...defaultDomainConfig(), dnsServers: [dns.address] },
-      },
-    });
-    server = await listen(t.app, port);
+    served = await servePlatform({ domains: { ...defaultDomainConfig(), dnsServers: [dns.address] } });
+    ({ t, app } = served);
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
-    await t?.close();
+    await served?.close();
     await dns?.close();
   });
 

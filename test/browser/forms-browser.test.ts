@@ -1,22 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeSandboxPool } from "../../src/framework/index.ts";
-import { type Listening, listen } from "../../src/server.ts";
+import type { Listening } from "../../src/server.ts";
 import { hasChromium, launchChromium } from "../support/browser.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
+import type { TestPlatform } from "../support/platform.ts";
 
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
 describe.skipIf(!hasChromium)("hosted forms in headless Chromium", () => {
+  let served: ServedPlatform;
   let t: TestPlatform;
   let server: Listening;
   beforeAll(async () => {
-    t = await createTestPlatform("sqlite");
-    server = await listen(t.app, 0);
+    served = await servePlatform();
+    ({ t, server } = served);
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await t?.close();
-    await closeSandboxPool();
-  });
+  afterAll(() => served?.close());
 
   it("a visitor fills the starter's contact form, is redirected to the thank-you page, and the submission is new", async () => {
     const website = await t.createWebsite("Browser Form Site");

@@ -95,8 +95,8 @@ describe.skipIf(!hasChromium)("hosting in headless Chromium", () => {
           updatedById: t.adminKey.id,
         });
       });
-      // The per-process secret (SITEWRIGHT_PREVIEW_SECRET unset) is shared by everything in this process.
-      const token = mintPreviewToken(previewSecret(), {
+      // The per-process secret (no configured preview secret) is shared by everything in this process.
+      const token = mintPreviewToken(previewSecret(undefined), {
         websiteId: website.id,
         principal: { type: "api_key", id: t.adminKey.id },
       });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeSandboxPool } from "../../src/framework/index.ts";
-import { type Listening, listen } from "../../src/server.ts";
+import type { Listening } from "../../src/server.ts";
 import { hasChromium, launchChromium } from "../support/browser.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
+import type { TestPlatform } from "../support/platform.ts";
 
 /** Script URLs spelled the ways browsers still read as javascript: (and two other script-capable schemes). */
 const ATTACKS = [
@@ -27,17 +27,14 @@ const MARKDOWN = [
 
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
 describe.skipIf(!hasChromium)("Markdown links in headless Chromium", () => {
+  let served: ServedPlatform;
   let t: TestPlatform;
   let server: Listening;
   beforeAll(async () => {
-    t = await createTestPlatform("sqlite");
-    server = await listen(t.app, 0);
+    served = await servePlatform();
+    ({ t, server } = served);
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await t?.close();
-    await closeSandboxPool();
-  });
+  afterAll(() => served?.close());
 
   it("publishes richText and a .md page with script URLs, and nothing runs: only safe hrefs are kept", async () => {
     const website = await t.createWebsite("Link Safety");

@@ -61,6 +61,11 @@ describe.skipIf(!hasChromium)("OAuth sign-in and consent in headless Chromium", 
       await page.check('input[name="websites"][value="some"]');
       await page.check(`input[name="website_ids"][value="${chosen.id}"]`);
       await page.check('input[name="access"][value="read"]');
+      // The default toolsets come pre-checked; this person also leaves out the CMS.
+      expect(await page.isChecked('input[name="toolsets"][value="cms"]')).toBe(true);
+      expect(await page.isChecked('input[name="toolsets"][value="analytics"]')).toBe(false);
+      expect(await page.textContent("body")).toContain("Visitor analytics of published websites.");
+      await page.uncheck('input[name="toolsets"][value="cms"]');
       await Promise.all([page.waitForURL(/127\.0\.0\.1:\d+\/callback/), page.click('button[value="allow"]')]);
       expect(await page.textContent("body")).toContain("You can close this window.");
     } finally {
@@ -76,6 +81,7 @@ describe.skipIf(!hasChromium)("OAuth sign-in and consent in headless Chromium", 
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain("websites_list");
     expect(names).not.toContain("websites_create");
+    expect(names.filter((name) => name.startsWith("cms_"))).toEqual([]);
     const listed = resultJson(await client.callTool({ name: "websites_list", arguments: {} }));
     expect(listed.items.map((w: { name: string }) => w.name)).toEqual(["Ada's Blog"]);
     await client.close();

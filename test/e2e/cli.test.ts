@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { generateSecretsKey } from "../../src/services/secrets/crypto.ts";
 import { type Started, startUntil } from "../support/processes.ts";
 import { root } from "../support/run.ts";
 
@@ -18,7 +19,9 @@ const freshDir = () => {
   return dir;
 };
 /** The CLI's environment without DATABASE_URL, so it uses the embedded SQLite of --data-dir. */
-const { DATABASE_URL: _, ...env } = process.env;
+const { DATABASE_URL: _, SITEWRIGHT_SECRETS_KEY: _key, ...env } = process.env;
+/** What `serve` needs besides: a secrets key. */
+const secretsKey = generateSecretsKey();
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
@@ -197,7 +200,13 @@ describe("sitewright CLI", { timeout: 240_000 }, () => {
     try {
       const failure = await run(process.execPath, [bin, "serve", "--mail-console"], {
         cwd: freshDir(),
-        env: { ...env, PORT: String(busy.port), HOST: "127.0.0.1", SITEWRIGHT_BLOB_ROOT: freshDir() },
+        env: {
+          ...env,
+          PORT: String(busy.port),
+          HOST: "127.0.0.1",
+          SITEWRIGHT_BLOB_ROOT: freshDir(),
+          SITEWRIGHT_SECRETS_KEY: secretsKey,
+        },
       }).catch((error) => error);
       expectOneLine(failure);
       expect(failure.stderr).toContain(`Port ${busy.port} on 127.0.0.1 is already in use.`);
@@ -251,7 +260,13 @@ describe("sitewright CLI", { timeout: 240_000 }, () => {
     ];
     for (const { args, extra } of refusals) {
       const failure = await run(process.execPath, [bin, "serve", ...args], {
-        env: { ...base, ...extra, PORT: "0", SITEWRIGHT_BLOB_ROOT: freshDir() },
+        env: {
+          ...base,
+          ...extra,
+          PORT: "0",
+          SITEWRIGHT_BLOB_ROOT: freshDir(),
+          SITEWRIGHT_SECRETS_KEY: secretsKey,
+        },
         cwd: freshDir(),
       }).catch((e) => e);
       expect(failure.code, JSON.stringify(extra)).toBe(1);
@@ -265,7 +280,14 @@ describe("sitewright CLI", { timeout: 240_000 }, () => {
       [[], { SITEWRIGHT_MAIL: "console" }],
     ] as const) {
       const server = await startUntil(process.execPath, [bin, "serve", ...args], {
-        env: { ...base, ...extra, PORT: "0", HOST: "127.0.0.1", SITEWRIGHT_BLOB_ROOT: freshDir() },
+        env: {
+          ...base,
+          ...extra,
+          PORT: "0",
+          HOST: "127.0.0.1",
+          SITEWRIGHT_BLOB_ROOT: freshDir(),
+          SITEWRIGHT_SECRETS_KEY: secretsKey,
+        },
         cwd: freshDir(),
         ready: /Mail is printed to this console/,
       });
@@ -274,5 +296,29 @@ describe("sitewright CLI", { timeout: 240_000 }, () => {
       expect((await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).status).toBe(200);
       await server.stop();
     }
+  });
+
+  it("serve refuses to start without a well-formed SITEWRIGHT_SECRETS_KEY, in one line; dev generates one into its data folder", async () => {
+    for (const [extra, message] of [
+      [{}, /needs SITEWRIGHT_SECRETS_KEY, the key website secrets are encrypted under/],
+      [{ SITEWRIGHT_SECRETS_KEY: "too-short" }, /SITEWRIGHT_SECRETS_KEY must be 32 random bytes/],
+    ] as const) {
+      const failure = await run(process.execPath, [bin, "serve", "--mail-console"], {
+        env: { ...env, ...extra, PORT: "0", HOST: "127.0.0.1", SITEWRIGHT_BLOB_ROOT: freshDir() },
+        cwd: freshDir(),
+      }).catch((error) => error);
+      expectOneLine(failure);
+      expect(failure.stderr).toMatch(message);
+    }
+    const dataDir = join(freshDir(), "data");
+    const server = await dev(["--port", "0", "--data-dir", dataDir]);
+    await server.stop();
+    const file = join(dataDir, "secrets.key");
+    const key = readFileSync(file, "utf8").trim();
+    expect(Buffer.from(key, "base64")).toHaveLength(32);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const again = await dev(["--port", "0", "--data-dir", dataDir]);
+    await again.stop();
+    expect(readFileSync(file, "utf8").trim()).toBe(key); // the same key on every later start
   });
 });

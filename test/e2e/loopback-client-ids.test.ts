@@ -4,6 +4,7 @@ import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateSecretsKey } from "../../src/services/secrets/crypto.ts";
 import { type CliServer, startCli, startDev } from "../support/cli-server.ts";
 import { pkce } from "../support/oauth-http.ts";
 
@@ -42,7 +43,13 @@ async function startServe(env: Record<string, string> = {}): Promise<CliServer> 
   const port = await freePort();
   const origin = `http://localhost:${port}`;
   return startCli(["serve", "--mail-console"], {
-    env: { PORT: String(port), HOST: "127.0.0.1", SITEWRIGHT_BLOB_ROOT: blobRoot(), ...env },
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITEWRIGHT_BLOB_ROOT: blobRoot(),
+      SITEWRIGHT_SECRETS_KEY: generateSecretsKey(),
+      ...env,
+    },
     ready: /Sitewright serving/,
     origin,
   });

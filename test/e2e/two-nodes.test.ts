@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fsBlobStore } from "../../src/blobs/index.ts";
 import { createPlatform } from "../../src/platform.ts";
 import { runHousekeeping } from "../../src/services/housekeeping.ts";
+import { generateSecretsKey } from "../../src/services/secrets/crypto.ts";
 import { tools } from "../../tools/index.ts";
 import { rawQuery } from "../stores/fixtures.ts";
 import { dialects, openTestDatabase, type TestDatabase } from "../support/databases.ts";
@@ -48,6 +49,8 @@ describe.skipIf(!pg.available)(
     let organizationId: string;
     const dirs: string[] = [];
 
+    // every node decrypts the secrets any node set: one key for all
+    const secretsKey = generateSecretsKey();
     const start = async (name: string, extra: Record<string, string> = {}): Promise<Node> => {
       const cwd = mkdtempSync(join(tmpdir(), `sitewright-node-${name}-`));
       dirs.push(cwd);
@@ -58,6 +61,7 @@ describe.skipIf(!pg.available)(
           ...env,
           DATABASE_URL: database.url,
           SITEWRIGHT_BLOB_ROOT: blobRoot,
+          SITEWRIGHT_SECRETS_KEY: secretsKey,
           PORT: "0",
           HOST: "127.0.0.1",
           SITEWRIGHT_LOG_FORMAT: "json",

@@ -12,6 +12,7 @@ import {
   sha256Hex,
 } from "../../src/blobs/index.ts";
 import { s3BlobStore } from "../../src/blobs/s3.ts";
+import { blobsFromEnv } from "../../src/cli/operations-config.ts";
 
 /**
  * One conformance suite for every blob store: the filesystem store and the S3 store, the latter against a
@@ -193,23 +194,25 @@ describe("blob location", () => {
     expect(() => parseBlobUrl("gs://bucket/x")).toThrow(/unsupported scheme/);
   });
 
-  it("createBlobStore with an s3:// URL reaches the bucket through the standard AWS variables", async () => {
+  it("createBlobStore with an s3:// URL reaches the bucket the CLI found in the standard AWS variables", async () => {
+    const blobs = blobsFromEnv(
+      {
+        SITEWRIGHT_BLOB_URL: "s3://sitewright-test/from-env",
+        AWS_ENDPOINT_URL_S3: s3Endpoint,
+        AWS_REGION: "eu-west-3",
+      },
+      "serve",
+    );
+    expect(blobs.s3).toEqual({ endpoint: s3Endpoint, region: "eu-west-3" });
+    // Credentials come from the AWS SDK's own default chain (here its variables), not from Sitewright.
     const saved = { ...process.env };
-    Object.assign(process.env, {
-      AWS_ENDPOINT_URL_S3: s3Endpoint,
-      AWS_REGION: "us-east-1",
-      AWS_ACCESS_KEY_ID: "S3RVER",
-      AWS_SECRET_ACCESS_KEY: "S3RVER",
-    });
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER" });
     try {
-      const store = await createBlobStore({
-        blobUrl: "s3://sitewright-test/from-env",
-        dataDir: folder("unused"),
-      });
+      const store = await createBlobStore({ ...blobs, dataDir: folder("unused") });
       const sha = await store.put(text("through the environment"));
       expect(new TextDecoder().decode(await store.get(sha))).toBe("through the environment");
     } finally {
-      for (const key of ["AWS_ENDPOINT_URL_S3", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]) {
+      for (const key of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]) {
         if (saved[key] === undefined) delete process.env[key];
         else process.env[key] = saved[key];
       }

@@ -48,6 +48,8 @@ const item = (c: CmsCollectionRecord, overrides: Partial<CmsItemRecord> = {}): C
   slug: `i-${hexId()}`,
   draftValues: { title: "Hello", n: 1.5, tags: ["a", "b"], nested: { ok: true } },
   publishedValues: null,
+  draftHtml: {},
+  publishedHtml: null,
   status: "draft",
   version: 1,
   archived: false,
@@ -120,7 +122,13 @@ describeStores("cms store", (ctx) => {
     const updated = await ctx.db.transaction((s) =>
       s.cms.updateItem(a.id, { draftValues: { title: "X" }, updatedAt: 3_000 }, 1),
     );
-    expect(updated).toStrictEqual({ ...a, draftValues: { title: "X" }, updatedAt: 3_000, version: 2 });
+    expect(updated).toStrictEqual({
+      ...a,
+      draftValues: { title: "X" },
+      draftHtml: null, // new values without their HTML: rendered again (stored-html.ts)
+      updatedAt: 3_000,
+      version: 2,
+    });
     expect(await ctx.db.transaction((s) => s.cms.deleteItem(a.id))).toBe(true);
     expect(await ctx.db.transaction((s) => s.cms.deleteItem(a.id))).toBe(false);
     expect(await ctx.db.read((s) => s.cms.countItems(c.id))).toBe(1);

@@ -27,6 +27,7 @@ describeStores("OAuth store", (ctx) => {
     organizationId: "org_1",
     websiteIds: ["w1", "w2"],
     access: "read",
+    toolsets: ["websites", "docs"],
     scope: "mcp:read",
     createdAt: 1_000,
     updatedAt: 1_000,

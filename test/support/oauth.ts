@@ -69,7 +69,16 @@ export interface ConsentChoice {
   organizationId: string;
   access?: "read" | "write";
   websiteIds?: string[];
+  /** The toolsets to check; by default the ones the page pre-checks. */
+  toolsets?: string[];
   decision?: "allow" | "deny";
+}
+
+/** The toolset checkboxes the consent page pre-checks. */
+export function precheckedToolsets(page: string): string[] {
+  return [...page.matchAll(/<input type="checkbox" name="toolsets" value="([a-z]+)" checked>/g)].map(
+    (m) => m[1]!,
+  );
 }
 
 /**
@@ -83,8 +92,10 @@ export async function consentOverHttp(
 ): Promise<URL> {
   const page = await fetch(authorizeUrl, { headers: { cookie }, redirect: "manual" });
   if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${await page.text()}`);
-  const form = hiddenFields(await page.text());
+  const text = await page.text();
+  const form = hiddenFields(text);
   form.set("organization_id", choice.organizationId);
+  for (const set of choice.toolsets ?? precheckedToolsets(text)) form.append("toolsets", set);
   form.set("access", choice.access ?? "write");
   form.set("websites", choice.websiteIds ? "some" : "all");
   for (const id of choice.websiteIds ?? []) form.append("website_ids", id);

@@ -15,6 +15,8 @@ import {
   type LocalOwner,
   ownerOf,
 } from "../../src/services/organizations/bootstrap.ts";
+import { closeBrowserPool } from "../../src/services/research/pool.ts";
+import { generateSecretsKey } from "../../src/services/secrets/crypto.ts";
 import { type OperationId, type OperationInput, type OperationOutput, tools } from "../../tools/index.ts";
 import { type Dialect, openTestDatabase } from "./databases.ts";
 
@@ -81,7 +83,8 @@ export async function createTestPlatform(
     tools,
     db: database.db,
     blobs: fsBlobStore(join(database.dir, "blobs")),
-    config: options.config,
+    // a fresh secrets key per platform, as `dev` makes one per data folder; the cheapest password hashing
+    config: { secretsKey: generateSecretsKey(), passwordCost: 10, ...options.config },
     ...(options.billing ? { billing: options.billing } : {}),
     log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
   });
@@ -147,6 +150,7 @@ export async function createTestPlatform(
       call(operationId, input, (await database.db.read((stores) => loadUserPrincipal(stores, userId)))!),
     close: async () => {
       await platform.analytics.close();
+      await closeBrowserPool(platform);
       await database.dispose();
     },
   };

@@ -1,11 +1,13 @@
 import { scryptSync } from "node:crypto";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cookieHeader, secureCookies } from "../../src/accounts/cookies.ts";
 import { hashPassword, verifyPassword } from "../../src/accounts/passwords.ts";
 import { readSession, SESSION_TTL_MS, sha256Hex, startSession } from "../../src/accounts/session.ts";
 import { safeReturnPath } from "../../src/app/return-path.ts";
 import { SESSION_COOKIE } from "../../src/auth/authenticate.ts";
+import { operationsFromEnv } from "../../src/cli/operations-config.ts";
 import type { Platform } from "../../src/kernel/platform.ts";
+import { generateSecretsKey } from "../../src/services/secrets/crypto.ts";
 import { createTestPlatform } from "../support/platform.ts";
 
 const platformAt = (appUrl: string) => ({ config: { appUrl } }) as Platform;
@@ -18,7 +20,8 @@ describe("accounts units", () => {
     expect(await verifyPassword("same password?", a)).toBe(false);
     // Parameters come from the hash: a cheaper hash made elsewhere still verifies.
     const parts = a.split("$");
-    expect(parts.slice(0, 4)).toStrictEqual(["scrypt", "1024", "8", "1"]); // the suite's SITEWRIGHT_SCRYPT_LOG2N
+    expect(parts.slice(0, 4)).toStrictEqual(["scrypt", "32768", "8", "1"]); // the default cost, 2^15
+    expect((await hashPassword("cheap", 10)).split("$")[1]).toBe("1024"); // a platform's passwordCost
     const salt = Buffer.from("0123456789abcdef");
     const cheap = scryptSync("same password!", salt, 16, { N: 1024, r: 4, p: 2 });
     const encoded = ["scrypt", 1024, 4, 2, salt.toString("base64url"), cheap.toString("base64url")].join("$");
@@ -28,16 +31,20 @@ describe("accounts units", () => {
     }
   });
 
-  it("hashes at N = 2^15 unless SITEWRIGHT_SCRYPT_LOG2N lowers it", async () => {
-    vi.resetModules();
-    vi.stubEnv("SITEWRIGHT_SCRYPT_LOG2N", "");
-    try {
-      const production = await import("../../src/accounts/passwords.ts");
-      expect((await production.hashPassword("a production password")).split("$")[1]).toBe("32768");
-    } finally {
-      vi.unstubAllEnvs();
-      vi.resetModules();
-    }
+  it("hashes at the cost the CLI reads from SITEWRIGHT_SCRYPT_LOG2N (2^15 unless set) and refuses others", () => {
+    const cost = (value?: string) =>
+      operationsFromEnv(
+        {
+          SITEWRIGHT_SCRYPT_LOG2N: value,
+          SITEWRIGHT_SECRETS_KEY: generateSecretsKey(),
+          SITEWRIGHT_LOG_LEVEL: "silent",
+        },
+        "dev",
+      ).passwordCost;
+    expect(cost()).toBe(15);
+    expect(cost("12")).toBe(12);
+    expect(() => cost("9")).toThrow(/SITEWRIGHT_SCRYPT_LOG2N must be a whole number from 10 to 20/);
+    expect(() => cost("fast")).toThrow(/SITEWRIGHT_SCRYPT_LOG2N/);
   });
 
   it("marks cookies Secure on https and on http://localhost only", () => {

@@ -1,14 +1,15 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
-import { defineGroup, defineTool } from "../../src/kernel/define-tool.ts";
+import { defineGroup, defineTool, type ToolGroup } from "../../src/kernel/define-tool.ts";
 import { canCall } from "../../src/kernel/pipeline.ts";
 import type { Principal } from "../../src/kernel/principal.ts";
 import { createRegistry } from "../../src/kernel/registry.ts";
 import { accessRules } from "../../src/kernel/roles.ts";
+import { type Toolset, toolsets } from "../../src/kernel/toolsets.ts";
 import { type OperationId, type OperationInput, type OperationOutput, tools } from "../../tools/index.ts";
 
-const bare = defineGroup({ tag: "Probe", description: "Probe tools.", defaults: {} });
+const bare = defineGroup({ tag: "Probe", description: "Probe tools.", toolset: "docs", defaults: {} });
 const probe = {
   operationId: "probe.get",
   title: "Probe",
@@ -34,10 +35,22 @@ describe("tool definitions", () => {
     expect(new Set([...groups].map((group) => group.tag)).size).toBe(groups.size);
   });
 
+  it("puts every group in a known toolset, declared once on defineGroup", () => {
+    for (const tool of tools) {
+      expect(toolsets, `${tool.group.tag} declares no known toolset`).toContain(tool.group.toolset);
+    }
+    const undeclared = { tag: "Probe", description: "Probe tools.", defaults: {} } as unknown as ToolGroup;
+    expect(() => defineGroup(undeclared)).toThrow(/must declare its toolset/);
+    expect(() => defineGroup({ ...undeclared, toolset: "nope" as Toolset })).toThrow(
+      /must declare its toolset/,
+    );
+  });
+
   it("applies the group's defaults and lets a tool override them", () => {
     const group = defineGroup({
       tag: "Probe",
       description: "Probe tools.",
+      toolset: "docs",
       defaults: { access: "admin", cost: "expensive", mcp: false },
     });
     const inherited = defineTool({ ...probe, group });
@@ -55,7 +68,12 @@ describe("tool definitions", () => {
 });
 
 describe("scope and idempotency declarations", () => {
-  const group = defineGroup({ tag: "Probe", description: "Probe tools.", defaults: { access: "admin" } });
+  const group = defineGroup({
+    tag: "Probe",
+    description: "Probe tools.",
+    toolset: "docs",
+    defaults: { access: "admin" },
+  });
   const withInput = (shape: z.ZodRawShape) => ({ ...probe, group, input: z.object(shape).strict() });
 
   it("refuses an input named websiteId or organizationId that the scope does not declare", () => {

@@ -4,5 +4,6 @@ export const accountsGroup = defineGroup({
   tag: "Accounts",
   description:
     "A person's own account: signing up and the MCP clients they connected; in the dashboard only.",
+  toolset: "organization",
   defaults: { access: "personal", mcp: false },
 });

@@ -49,13 +49,17 @@ export default defineTool({
   http: { method: "POST", path: "/accounts" },
   auditTarget: (_input, output) => ({ type: "users", id: output.userId }),
   // scrypt takes tens of milliseconds: it runs before the unit of work opens.
-  async prepare(input) {
+  async prepare(input, ctx) {
     const email = normalizeEmail(input.email);
     checkEmail(email);
     const name = input.name.trim() || email.split("@")[0]!;
     if (name.length > 200) throw new ApiError("validation", "Name: use at most 200 characters.");
     checkPassword(input.password);
-    return { email, name, passwordHash: await hashPassword(input.password) };
+    return {
+      email,
+      name,
+      passwordHash: await hashPassword(input.password, ctx.platform.config.passwordCost),
+    };
   },
   async handler(input, ctx) {
     const { email, name, passwordHash } = ctx.prepared;

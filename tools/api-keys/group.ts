@@ -4,5 +4,6 @@ export const apiKeysGroup = defineGroup({
   tag: "API keys",
   description:
     "API keys of an organization: create one with a role (optionally limited to websites), rotate, revoke; the secret is shown once.",
+  toolset: "organization",
   defaults: { access: "admin" },
 });

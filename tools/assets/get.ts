@@ -12,9 +12,20 @@ export default defineTool({
   group: assetsGroup,
   title: "Get an asset",
   description:
-    "Returns one asset: its URL, type, size, image dimensions, alt text and folder, and its usage (live pages that name its URL, CMS items whose values name it). Change its name, alt text or folder with assets_update.",
+    "Returns one asset: its URL, type, size, image dimensions, alt text and folder, its usage (live pages that name its URL, CMS items whose values name it) and, for generated images, how they were made. Change its name, alt text or folder with assets_update.",
   input: z.object({ websiteId: fields.websiteId(), assetId: assetId() }).strict(),
-  output: asset.extend({ usage }),
+  output: asset.extend({
+    usage,
+    generation: z
+      .object({
+        prompt: z.string(),
+        referenceAssetIds: z.array(z.string()),
+        provider: z.string().describe('"offline" for placeholders, else the image model API\'s provider.'),
+        model: z.string(),
+      })
+      .optional()
+      .describe("How the image was made, for images from media_generate_images; absent for uploads."),
+  }),
   annotations: presets.read,
   scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/assets/{assetId}" },
@@ -25,12 +36,23 @@ export default defineTool({
   async handler(input, ctx) {
     const website = await requireWebsite(ctx.stores, input.websiteId);
     const found = await requireAsset(ctx.stores, input.websiteId, input.assetId);
+    const generation = await ctx.stores.assets.getGeneration(found.id);
     return {
       ...projectAsset(ctx.platform.config, website.slug, found),
       usage: {
         pages: ctx.prepared.paths.map((path) => ({ path })),
         cmsItems: await cmsItemsUsing(ctx.stores, found),
       },
+      ...(generation
+        ? {
+            generation: {
+              prompt: generation.prompt,
+              referenceAssetIds: generation.references,
+              provider: generation.provider,
+              model: generation.model,
+            },
+          }
+        : {}),
     };
   },
 });

@@ -10,5 +10,6 @@ export const billingGroup = defineGroup({
   tag: "Billing",
   description:
     "The organization's plan, AI credits and prepaid top-ups; for the owner, in the dashboard only.",
+  toolset: "organization",
   defaults: { access: "owner", mcp: false },
 });

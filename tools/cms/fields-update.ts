@@ -3,7 +3,9 @@ import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadField, projectField, updateField } from "../../src/services/cms/service.ts";
+import { prerenderConversion } from "../../src/services/cms/stored-html.ts";
 import { cmsFieldsGroup } from "./groups.ts";
+import { ownerOf } from "./items-shared.ts";
 import { FIELD_TYPES, field, fieldUpdate } from "./schemas.ts";
 
 export default defineTool({
@@ -45,6 +47,12 @@ export default defineTool({
   annotations: presets.overwrite,
   scope: { websiteId: "websiteId" },
   http: { method: "PATCH", path: "/cms/fields/{fieldId}" },
+  // A field becoming richText: its texts render off the main thread before the change's unit of work.
+  prepare: async (input, ctx) => {
+    if (input.type === "richText") {
+      await prerenderConversion(ctx.read, input.websiteId, input.fieldId, ownerOf(ctx));
+    }
+  },
   async handler(input, ctx) {
     const { field: current } = await loadField(ctx.stores, input.websiteId, input.fieldId);
     const result = await updateField(ctx.stores, input.websiteId, current, input, ctx.now);

@@ -4,5 +4,6 @@ export const websitesGroup = defineGroup({
   tag: "Websites",
   description:
     "The websites of an organization: create, read, rename and delete; each has a live URL and a draft.",
+  toolset: "websites",
   defaults: { access: "content_editor" },
 });

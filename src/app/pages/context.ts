@@ -240,6 +240,16 @@ const notices: Record<string, string> = {
   "domain-checked": "DNS records checked. Each record shows what was found.",
   "domain-primary": "Primary domain set. Every other address of the website redirects to it.",
   "domain-removed": "Domain removed. The website no longer answers on it.",
+  "submissions-updated": "Submissions updated.",
+  "submissions-deleted": "Submissions deleted.",
+  "form-settings-saved": "Form settings saved. The live site applies them to the next submission.",
+  "recipient-added": "Recipient added. They receive submissions once they confirm the link we mailed them.",
+  "asset-uploaded": "Uploaded. The library shows the new files first.",
+  "asset-saved": "Asset saved.",
+  "asset-deleted": "Asset deleted. Its URL no longer serves it.",
+  "recipient-removed": "Recipient removed. They receive no more submissions.",
+  "secret-set": "Secret set. Functions read the new value from their next run.",
+  "secret-deleted": "Secret deleted. Functions no longer get it in env.",
 };
 
 /** The success notice named by `?done=` on the current URL, if any. */

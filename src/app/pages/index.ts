@@ -9,6 +9,7 @@ import { registerHomePages } from "./home.ts";
 import { registerInvitationPages } from "./invitations.ts";
 import { registerLocalBillingPages } from "./local-billing.ts";
 import { registerMemberPages } from "./members.ts";
+import { registerOperatorPages } from "./operator-feedback.ts";
 import { registerVerifyEmailPages } from "./verify-email.ts";
 import { registerWebsitePage } from "./website/index.ts";
 import { registerWebsitePages } from "./websites.ts";
@@ -30,4 +31,5 @@ export function registerPages(app: H3, platform: Platform): void {
   registerAcceptPage(app, platform);
   registerAccountPages(app, platform);
   registerVerifyEmailPages(app, platform);
+  registerOperatorPages(app, platform);
 }

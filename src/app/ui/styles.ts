@@ -96,6 +96,8 @@ fieldset{border:0;padding:0;margin:0;min-width:0}legend{font-weight:550;font-siz
 border:1px solid var(--border);border-radius:8px;cursor:pointer}.choice:hover{background:var(--surface-2)}
 .choice input{margin-top:3px;accent-color:var(--accent)}.choice small{display:block;color:var(--muted)}
 .form-actions{display:flex;gap:8px;align-items:center}
+.filters{display:flex;flex-wrap:wrap;gap:0 12px;align-items:flex-end;margin-bottom:12px}.filters .field{min-width:140px}
+.form-actions.wrap{flex-wrap:wrap}
 form:has(input[name=accessKind][value=organization]:checked) .website-choices{display:none}
 #new-key{border-color:color-mix(in srgb,var(--accent) 45%,var(--border));box-shadow:var(--ring)}
 .flash{display:flex;gap:10px;padding:12px 16px;border-radius:var(--radius);border:1px solid var(--border);

@@ -1,4 +1,4 @@
-import type { BucketSpec, RateLimiter } from "../database.ts";
+import type { BucketSpec, RateLimiter } from "../handle.ts";
 
 interface Bucket {
   tokens: number;

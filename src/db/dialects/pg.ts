@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import type { BucketSpec, Database, OpenOptions, RateLimiter } from "../database.ts";
+import type { BucketSpec, Database, OpenOptions, RateLimiter } from "../handle.ts";
 import { migrationsFolder } from "../migrations-folder.ts";
 import { tables } from "../schema/pg.ts";
 import { bindStores } from "../stores/index.ts";

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import type { Database, OpenOptions } from "../database.ts";
+import type { Database, OpenOptions } from "../handle.ts";
 import { migrationsFolder } from "../migrations-folder.ts";
 import { tables } from "../schema/sqlite.ts";
 import { bindStores } from "../stores/index.ts";

@@ -114,10 +114,15 @@ export function accountTables(c: Columns, { websites }: Pick<CoreTables, "websit
       createdAt: c.ms("created_at").notNull(),
       sentAt: c.ms("sent_at"),
       error: c.text("error"),
+      /** Failed deliveries so far (queued mail only). */
+      attempts: c.integer("attempts").notNull().default(0),
+      /** When queued mail is (re)tried; null once sent, given up on, or when it was sent at once. */
+      nextAttemptAt: c.ms("next_attempt_at"),
     },
     (t) => [
       c.index("mail_outbox_created_idx").on(t.createdAt, t.id),
       c.index("mail_outbox_to_idx").on(t.toAddress),
+      c.index("mail_outbox_due_idx").on(t.nextAttemptAt),
     ],
   );
 
@@ -136,7 +141,10 @@ export function accountTables(c: Columns, { websites }: Pick<CoreTables, "websit
     cacheExpiresAt: c.ms("cache_expires_at"),
   });
 
-  /** A user's consent to one client ("connected client"): organization, websites (null = all) and access. */
+  /**
+   * A user's consent to one client ("connected client"): organization, websites (null = all), access and the
+   * toolsets picked (null = no limit, for consents given before the consent page offered toolsets).
+   */
   const oauthGrants = c.table(
     "oauth_grants",
     {
@@ -146,6 +154,7 @@ export function accountTables(c: Columns, { websites }: Pick<CoreTables, "websit
       organizationId: c.text("organization_id").notNull(),
       websiteIds: c.json("website_ids").$type<string[] | null>(),
       access: c.text("access").$type<"read" | "write">().notNull(),
+      toolsets: c.json("toolsets").$type<string[] | null>(),
       scope: c.text("scope").notNull(),
       createdAt: c.ms("created_at").notNull(),
       updatedAt: c.ms("updated_at").notNull(),

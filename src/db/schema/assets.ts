@@ -32,5 +32,18 @@ export function assetTables(c: Columns, { websites }: Pick<CoreTables, "websites
       c.index("assets_sha256_idx").on(t.sha256, t.websiteId),
     ],
   );
-  return { assets };
+  /** How a generated image was made (media generation): its prompt, reference assets, provider and model. */
+  const assetGenerations = c.table("asset_generations", {
+    assetId: c
+      .text("asset_id")
+      .primaryKey()
+      .references(() => assets.id, { onDelete: "cascade" }),
+    prompt: c.text("prompt").notNull(),
+    /** Ids of the reference assets, in the order given. */
+    references: c.json("references").$type<string[]>().notNull(),
+    provider: c.text("provider").notNull(),
+    model: c.text("model").notNull(),
+    createdAt: c.ms("created_at").notNull(),
+  });
+  return { assets, assetGenerations };
 }

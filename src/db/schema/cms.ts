@@ -48,7 +48,7 @@ export function cmsTables(c: Columns, { websites }: Pick<CoreTables, "websites">
     (t) => [c.uniqueIndex("cms_fields_key_key").on(t.collectionId, t.key)],
   );
 
-  /** Items of a collection: draft values always, published values while published. */
+  /** Items of a collection: draft values always, published values while published, and their richText as HTML. */
   const cmsItems = c.table(
     "cms_items",
     {
@@ -64,6 +64,13 @@ export function cmsTables(c: Columns, { websites }: Pick<CoreTables, "websites">
       slug: c.text("slug").notNull(),
       draftValues: c.json("draft_values").notNull(),
       publishedValues: c.json("published_values"),
+      /**
+       * Safe HTML of the richText values (key → HTML), rendered once when the values are written; null until
+       * rendered (rows written before these columns, or a text the writer had not rendered: see rich-text.ts).
+       */
+      draftHtml: c.json("draft_html").$type<Record<string, string>>(),
+      /** As draftHtml, for the published values (null while unpublished or not rendered yet). */
+      publishedHtml: c.json("published_html").$type<Record<string, string>>(),
       status: c.text("status").notNull(),
       version: c.integer("version").notNull(),
       archived: c.boolean("archived").notNull(),

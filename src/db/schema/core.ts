@@ -58,7 +58,7 @@ export function coreTables(c: Columns) {
     },
     (t) => [
       c.uniqueIndex("websites_slug_key").on(t.slug),
-      c.index("websites_org_idx").on(t.organizationId, t.createdAt),
+      c.index("websites_org_idx").on(t.organizationId, t.createdAt, t.id),
     ],
   );
 

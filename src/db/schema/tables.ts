@@ -6,9 +6,13 @@ import { analyticsTables } from "./analytics.ts";
 import { assetTables } from "./assets.ts";
 import { cmsTables } from "./cms.ts";
 import { type Columns, pgColumns } from "./columns.ts";
+import { contextTables } from "./context.ts";
 import { coreTables } from "./core.ts";
 import { domainTables } from "./domains.ts";
+import { feedbackTables } from "./feedback.ts";
 import { formTables } from "./forms.ts";
+import { functionTables } from "./functions.ts";
+import { secretTables } from "./secrets.ts";
 import { sourceCodeTables } from "./source-code.ts";
 
 /** Builds every table with one dialect's column constructors. */
@@ -24,6 +28,10 @@ export function defineTables(c: Columns) {
     ...formTables(c, core, sourceCode),
     ...assetTables(c, core),
     ...domainTables(c, core),
+    ...secretTables(c, core),
+    ...functionTables(c, core),
+    ...contextTables(c, core),
+    ...feedbackTables(c, core),
   };
 }
 

@@ -14,9 +14,16 @@ export interface AssetFilter {
   contentType?: string;
 }
 
+/** How a generated asset was made. */
+export type AssetGenerationRecord = Tables["assetGenerations"]["$inferSelect"];
+
 /** Uploaded files of websites. */
 export interface AssetStore {
   insert(record: AssetRecord): Promise<void>;
+  /** Records how a generated asset was made (its prompt, references, provider and model). */
+  insertGeneration(record: AssetGenerationRecord): Promise<void>;
+  /** How the asset was made, when it was generated. */
+  getGeneration(assetId: string): Promise<AssetGenerationRecord | undefined>;
   get(websiteId: string, id: string): Promise<AssetRecord | undefined>;
   /** Newest first (createdAt, then id, both descending). */
   list(
@@ -52,6 +59,17 @@ export function assetStore(db: Db, t: Tables): AssetStore {
   return {
     async insert(record) {
       await db.insert(a).values(record);
+    },
+    async insertGeneration(record) {
+      await db.insert(t.assetGenerations).values(record);
+    },
+    async getGeneration(assetId) {
+      const [row] = await db
+        .select()
+        .from(t.assetGenerations)
+        .where(eq(t.assetGenerations.assetId, assetId))
+        .limit(1);
+      return row;
     },
     async get(websiteId, id) {
       const [row] = await db

@@ -18,6 +18,8 @@ export interface BillingStore {
   lockAccount(initial: BillingAccountRecord): Promise<void>;
   listGrants(organizationId: string): Promise<CreditGrantRecord[]>;
   insertGrant(grant: CreditGrantRecord): Promise<void>;
+  /** Sets what is left of a support grant (spending AI credits). */
+  setGrantRemaining(id: string, remaining: number): Promise<void>;
   recordEvent(event: BillingEventRecord): Promise<void>;
   listEvents(organizationId: string): Promise<BillingEventRecord[]>;
 }
@@ -56,6 +58,9 @@ export function billingStore(db: Db, t: Tables): BillingStore {
     },
     async insertGrant(grant) {
       await db.insert(t.creditGrants).values(grant);
+    },
+    async setGrantRemaining(id, remaining) {
+      await db.update(t.creditGrants).set({ remaining }).where(eq(t.creditGrants.id, id));
     },
     async recordEvent(event) {
       await db.insert(t.billingEvents).values(event);

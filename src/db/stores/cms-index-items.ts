@@ -2,10 +2,10 @@
 // first (a clash writes nothing), then the item row, then its value rows and search terms. Used by the CMS store.
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Dialect, Tables } from "../types.ts";
-import type { CmsFieldRecord, CmsItemPatch, CmsItemRecord } from "./cms.ts";
 import { uniqueRows } from "./cms-index.ts";
 import { rowInserter } from "./cms-index-rows.ts";
 import type { indexWriter } from "./cms-index-writes.ts";
+import type { CmsFieldRecord, CmsItemPatch, CmsItemRecord } from "./cms-records.ts";
 
 export function itemWrites(
   db: Db,

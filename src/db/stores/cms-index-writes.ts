@@ -2,7 +2,6 @@
 // Called only by the CMS store's item write methods, inside the caller's unit of work.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, Dialect, Tables } from "../types.ts";
-import type { CmsFieldRecord } from "./cms.ts";
 import {
   type IndexState,
   type TermRow,
@@ -14,6 +13,7 @@ import {
   valueRows,
 } from "./cms-index.ts";
 import { rowInserter } from "./cms-index-rows.ts";
+import type { CmsFieldRecord } from "./cms-records.ts";
 
 interface ItemRef {
   id: string;

@@ -2,7 +2,7 @@
 // Pure derivation here; cms-index-writes.ts keeps the tables in step with every item write.
 import { createHash } from "node:crypto";
 import { ApiError } from "../../kernel/errors.ts";
-import type { CmsFieldRecord } from "./cms.ts";
+import type { CmsFieldRecord } from "./cms-records.ts";
 
 /** "d": draft values (every item); "p": published values (published items only). */
 export type IndexState = "d" | "p";

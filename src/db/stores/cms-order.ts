@@ -1,6 +1,6 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tables } from "../types.ts";
-import type { CmsStore } from "./cms.ts";
+import type { CmsStore } from "./cms-contract.ts";
 
 /** The manual order of a collection's items (`position`), part of the CMS store. */
 export function itemOrder(

@@ -3,8 +3,8 @@
 // normalized (lower-casing, canonical JSON, words), in byte order (SQLite BINARY, PostgreSQL COLLATE "C").
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, type Dialect, rawRows } from "../types.ts";
-import type { CmsItemRecord } from "./cms.ts";
 import { lowerText, skeyOf } from "./cms-index.ts";
+import type { CmsItemRecord } from "./cms-records.ts";
 
 export type ItemColumn = "id" | "slug" | "createdAt" | "updatedAt" | "publishedAt" | "position";
 export type QueryRef =

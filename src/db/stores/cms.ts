@@ -1,110 +1,22 @@
 import { and, asc, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db, Dialect, Tables } from "../types.ts";
-import type { UniqueRow } from "./cms-index.ts";
+import type { CmsStore } from "./cms-contract.ts";
+import { itemHtml } from "./cms-html.ts";
 import { itemWrites } from "./cms-index-items.ts";
 import { indexWriter } from "./cms-index-writes.ts";
 import { itemOrder } from "./cms-order.ts";
-import { type ItemQuery, type ItemQueryPage, queryItems } from "./cms-query.ts";
+import { queryItems } from "./cms-query.ts";
+import type { CmsItemRecord } from "./cms-records.ts";
 import { once } from "./prepared.ts";
 
-/** A collection (without the index bookkeeping column). */
-export type CmsCollectionRecord = Omit<Tables["cmsCollections"]["$inferSelect"], "indexStale">;
-
-export type CmsFieldRecord = Tables["cmsFields"]["$inferSelect"];
-
-export type CmsItemRecord = Tables["cmsItems"]["$inferSelect"];
-
-export type CmsItemPatch = Partial<
-  Pick<CmsItemRecord, "slug" | "draftValues" | "publishedValues" | "status" | "publishedAt" | "archived">
-> & { updatedAt: number };
-
-/** CMS collections, their fields and items. Item ordering: creation time then id (byte order on both dialects). */
-export interface CmsStore {
-  insertCollection(collection: CmsCollectionRecord): Promise<void>;
-  getCollection(id: string): Promise<CmsCollectionRecord | undefined>;
-  getCollectionBySlug(websiteId: string, slug: string): Promise<CmsCollectionRecord | undefined>;
-  /** A website's collections in slug order. */
-  listCollections(websiteId: string): Promise<CmsCollectionRecord[]>;
-  countCollections(websiteId: string): Promise<number>;
-  updateCollection(
-    id: string,
-    patch: Partial<Pick<CmsCollectionRecord, "slug" | "name" | "description">> & { updatedAt: number },
-  ): Promise<void>;
-  /** Deletes the collection with its fields and items. */
-  deleteCollection(id: string): Promise<void>;
-
-  insertField(field: CmsFieldRecord): Promise<void>;
-  getField(id: string): Promise<CmsFieldRecord | undefined>;
-  /** A collection's fields in position order (then id). */
-  listFields(collectionId: string): Promise<CmsFieldRecord[]>;
-  /** Every field of every collection of a website (for reference checks). */
-  listWebsiteFields(websiteId: string): Promise<CmsFieldRecord[]>;
-  countFields(collectionId: string): Promise<number>;
-  updateField(
-    id: string,
-    patch: Partial<
-      Pick<
-        CmsFieldRecord,
-        | "key"
-        | "name"
-        | "helpText"
-        | "required"
-        | "unique"
-        | "defaultValue"
-        | "validations"
-        | "options"
-        | "position"
-        | "type"
-      >
-    > & { updatedAt: number },
-  ): Promise<void>;
-  deleteField(id: string): Promise<void>;
-
-  /** Inserts an item with its index rows (a unique clash is `conflict` naming the field; nothing is written). */
-  insertItem(item: CmsItemRecord): Promise<void>;
-  /**
-   * Inserts new items of one collection and their index rows in a few multi-row statements, all or nothing:
-   * a unique value held already (or twice among them) is `conflict` naming the field, a taken slug the
-   * database's unique violation. Check with slugsIn and heldUniques first to refuse items one by one.
-   */
-  insertItems(items: readonly CmsItemRecord[]): Promise<void>;
-  /** Which of `slugs` a collection's items have. */
-  slugsIn(collectionId: string, slugs: readonly string[]): Promise<string[]>;
-  /** The claims among `claims` (unique values, see cms-index.ts uniqueRows) that items of the collection hold. */
-  heldUniques(collectionId: string, claims: readonly UniqueRow[]): Promise<UniqueRow[]>;
-  getItem(id: string): Promise<CmsItemRecord | undefined>;
-  getItems(ids: readonly string[]): Promise<CmsItemRecord[]>;
-  getItemBySlug(collectionId: string, slug: string): Promise<CmsItemRecord | undefined>;
-  /** Every item of a collection (oldest first, then position, then id); `published` keeps only published ones. */
-  listItems(collectionId: string, options?: { published?: boolean }): Promise<CmsItemRecord[]>;
-  countItems(collectionId: string): Promise<number>;
-  /** Slugs of a collection starting with `prefix` (for suffixing on collision). */
-  slugsWithPrefix(collectionId: string, prefix: string): Promise<string[]>;
-  /**
-   * Updates an item and bumps its version; with `expectedVersion` only when the stored version matches.
-   * Returns the updated record, or undefined when the item is missing or the version did not match.
-   */
-  updateItem(id: string, patch: CmsItemPatch, expectedVersion?: number): Promise<CmsItemRecord | undefined>;
-  deleteItem(id: string): Promise<boolean>;
-  /**
-   * One page of a query over a collection's items, run in the database over the query index (see
-   * cms-query.ts): rows in order with their sort keys (for the next cursor).
-   */
-  queryItems(query: ItemQuery): Promise<ItemQueryPage>;
-  /** Rebuilds the query index of a collection's items (items written before the index existed). */
-  reindexCollection(collectionId: string): Promise<void>;
-  /** Ids of collections whose query index must be rebuilt from their items (flagged by a migration). */
-  staleCollectionIds(): Promise<string[]>;
-  /** Rebuilds a stale collection's index under its row lock and clears the flag; false when already done. */
-  rebuildStaleIndex(collectionId: string): Promise<boolean>;
-
-  /** The largest item `position` of a collection (manual order), or undefined when it has no items. */
-  maxItemPosition(collectionId: string): Promise<number | undefined>;
-  /** A collection's items in manual order (position, then creation time, then id): ids and positions only. */
-  listItemOrder(collectionId: string): Promise<{ id: string; position: number }[]>;
-  /** Sets items' positions (manual order); versions and updatedAt stay (the order is not content). */
-  setItemPositions(updates: readonly { id: string; position: number }[]): Promise<void>;
-}
+export type { CmsStore } from "./cms-contract.ts";
+export type {
+  CmsCollectionRecord,
+  CmsFieldRecord,
+  CmsItemPatch,
+  CmsItemRecord,
+  CmsItemWithoutHtml,
+} from "./cms-records.ts";
 
 export function cmsStore(db: Db, t: Tables, dialect: Dialect): CmsStore {
   const c = t.cmsCollections;
@@ -299,7 +211,12 @@ export function cmsStore(db: Db, t: Tables, dialect: Dialect): CmsStore {
         );
       return rows.map((row) => row.slug);
     },
-    async updateItem(id, patch, expectedVersion) {
+    async updateItem(id, given, expectedVersion) {
+      // New values without their HTML leave it to be rendered again (never HTML of other values).
+      const patch = { ...given };
+      if (patch.draftValues !== undefined && patch.draftHtml === undefined) patch.draftHtml = null;
+      if (patch.publishedValues !== undefined && patch.publishedHtml === undefined)
+        patch.publishedHtml = null;
       if (patch.draftValues === undefined && patch.publishedValues === undefined) {
         const versioned = and(
           eq(i.id, id),
@@ -340,6 +257,7 @@ export function cmsStore(db: Db, t: Tables, dialect: Dialect): CmsStore {
       return true;
     },
     ...itemOrder(db, t),
+    ...itemHtml(db, t),
   };
 }
 

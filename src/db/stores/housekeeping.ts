@@ -31,6 +31,7 @@ export const blobReferences = (t: Tables) => [
   t.deploymentOutputs.sha256,
   t.assets.sha256,
   t.formSubmissionFiles.sha256,
+  t.contextDocuments.blobHash,
 ];
 
 /** Deletes rows whose purpose has passed; every other store's rows are left alone. */

@@ -5,10 +5,13 @@ import { assetStore } from "./assets.ts";
 import { auditStore } from "./audit.ts";
 import { billingStore } from "./billing.ts";
 import { cmsStore } from "./cms.ts";
+import { contextDocumentStore } from "./context-documents.ts";
 import { deploymentStore } from "./deployments.ts";
 import { domainStore } from "./domains.ts";
 import { emailVerificationStore } from "./email-verifications.ts";
+import { feedbackStore } from "./feedback.ts";
 import { formStore } from "./forms.ts";
+import { functionRunStore } from "./function-runs.ts";
 import { housekeepingStore } from "./housekeeping.ts";
 import { idempotencyStore } from "./idempotency.ts";
 import { invitationStore } from "./invitations.ts";
@@ -17,6 +20,7 @@ import { mailStore } from "./mail.ts";
 import { memberStore } from "./members.ts";
 import { oauthStore } from "./oauth.ts";
 import { organizationStore } from "./organizations.ts";
+import { secretStore } from "./secrets.ts";
 import { sessionStore } from "./sessions.ts";
 import { sourceFileStore } from "./source-files.ts";
 import { websiteEditorStore } from "./website-editors.ts";
@@ -49,6 +53,10 @@ const factories = {
   assets: assetStore,
   domains: domainStore,
   analytics: analyticsStore,
+  secrets: secretStore,
+  functionRuns: functionRunStore,
+  contextDocuments: contextDocumentStore,
+  feedback: feedbackStore,
 } satisfies Record<string, StoreFactory>;
 
 /** Every aggregate's store, bound to one connection or transaction. */

@@ -1,8 +1,8 @@
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { KeysetPosition } from "../../kernel/cursor.ts";
-import type { Db, Tables } from "../types.ts";
+import type { Db, Dialect, Tables } from "../types.ts";
 import { after, afterPlaceholders, newestFirst } from "./keyset.ts";
-import { once } from "./prepared.ts";
+import { once, selectRows } from "./prepared.ts";
 
 export type WebsiteRecord = Tables["websites"]["$inferSelect"];
 
@@ -32,8 +32,9 @@ export interface WebsiteStore {
   countInOrganization(organizationId: string): Promise<number>;
 }
 
-export function websiteStore(db: Db, t: Tables): WebsiteStore {
+export function websiteStore(db: Db, t: Tables, dialect: Dialect): WebsiteStore {
   const w = t.websites;
+  const rows = selectRows<WebsiteRecord>(dialect, w);
   const byId = once(() =>
     db
       .select()
@@ -79,8 +80,8 @@ export function websiteStore(db: Db, t: Tables): WebsiteStore {
       if (org && reach.organizationIds.length === 1 && reach.websiteIds.length === 0) {
         const { after: position, limit } = options;
         return position
-          ? nextPageOfOrg().execute({ org, at: position.createdAt, id: position.id, limit })
-          : firstPageOfOrg().execute({ org, limit });
+          ? rows(nextPageOfOrg(), { org, at: position.createdAt, id: position.id, limit })
+          : rows(firstPageOfOrg(), { org, limit });
       }
       const scopes: SQL[] = [];
       if (reach.organizationIds.length) scopes.push(inArray(w.organizationId, [...reach.organizationIds]));

@@ -9,15 +9,8 @@
  * This file runs as a worker entry (Node strips its types), so it uses erasable TypeScript only.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import releaseSyncModule from "@jitl/quickjs-wasmfile-release-sync";
-import {
-  newQuickJSWASMModuleFromVariant,
-  newVariant,
-  type QuickJSContext,
-  type QuickJSHandle,
-  type QuickJSRuntime,
-  type QuickJSSyncVariant,
-} from "quickjs-emscripten-core";
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
+import { boundedQuickJS } from "./bounded-engine.ts";
 import { readLogs, readPage, readPlan } from "./guest-output.ts";
 import type {
   FromWorker,
@@ -30,32 +23,10 @@ import type {
   WorkerConfig,
 } from "./protocol.ts";
 
-const WASM_PAGE = 65536;
-/** Memory the engine itself starts with (Emscripten's initial heap); website code gets the limit on top. */
-export const ENGINE_MEMORY_BYTES = 16 * 1024 * 1024;
-
-// The package's types describe its CommonJS build; imported as ESM, the default export is the variant.
-const releaseSync = ((releaseSyncModule as unknown as { default?: QuickJSSyncVariant }).default ??
-  releaseSyncModule) as unknown as QuickJSSyncVariant;
 const config = workerData as WorkerConfig;
 const port = parentPort!;
-const memory = new WebAssembly.Memory({
-  initial: ENGINE_MEMORY_BYTES / WASM_PAGE,
-  maximum: Math.ceil((ENGINE_MEMORY_BYTES + config.memoryLimitBytes) / WASM_PAGE),
-});
-// Emscripten grows the heap through this object; a refused growth means the guest ran out of memory,
-// even when the exception QuickJS raises for it gets lost (an allocation failing while throwing).
-let exhausted = false;
-const grow = memory.grow.bind(memory);
-memory.grow = (delta: number): number => {
-  try {
-    return grow(delta);
-  } catch (error) {
-    exhausted = true;
-    throw error;
-  }
-};
-const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(releaseSync, { wasmMemory: memory }));
+const engine = await boundedQuickJS(config.memoryLimitBytes);
+const quickjs = engine.quickjs;
 
 /** A guest exception: the page's own error, or a limit the engine enforced. */
 class GuestError extends Error {
@@ -79,7 +50,7 @@ class EngineFailure extends Error {
 
 function limitOf(name: string, message: string): LimitHit["kind"] | undefined {
   if (name === "InternalError" && message === "interrupted") return "time";
-  if (/out of memory/i.test(message) || exhausted) return "memory";
+  if (/out of memory/i.test(message) || engine.exhausted()) return "memory";
   if (name === "InternalError" && /stack overflow/i.test(message)) return "stack";
   return undefined;
 }
@@ -173,7 +144,7 @@ function run(id: number, job: SandboxJob): { outcome: SandboxOutcome; recycle: b
   let current: { file: string; route?: string } = { file: "(bundle)" };
   let recycle = false;
   try {
-    exhausted = false;
+    engine.reset();
     // Strict, as the ES modules it was bundled from: writing to frozen CMS data throws.
     guest(ctx, current.file, () =>
       ctx.evalCode(job.script, "bundle.js", { type: "global", strict: true }),
@@ -207,7 +178,7 @@ function run(id: number, job: SandboxJob): { outcome: SandboxOutcome; recycle: b
     }
     for (const [index, page] of planned.pages.entries()) {
       current = page;
-      exhausted = false;
+      engine.reset();
       port.postMessage({ type: "progress", id, file: page.file, route: page.route } satisfies FromWorker);
       try {
         const json = takeString(

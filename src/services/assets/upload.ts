@@ -55,22 +55,31 @@ export function decodeBase64(value: string, field: string, transport: string): U
 }
 
 /** Records the prepared upload as an asset of the website and returns it as the API shows it. */
-export async function commitUpload(
+export function commitUpload(
   ctx: ToolContext<PreparedUpload>,
+  input: { websiteId: string; folder?: string; alt?: string },
+) {
+  return recordUpload(ctx, ctx.prepared, input);
+}
+
+/** Records one prepared upload (of several a tool prepared) as an asset of the website; returns it as the API shows it. */
+export async function recordUpload(
+  ctx: ToolContext<unknown>,
+  prepared: PreparedUpload,
   input: { websiteId: string; folder?: string; alt?: string },
 ) {
   const website = await requireWebsite(ctx.stores, input.websiteId);
   const record: AssetRecord = {
     id: newId(),
     websiteId: input.websiteId,
-    sha256: ctx.prepared.sha256,
-    name: ctx.prepared.name,
+    sha256: prepared.sha256,
+    name: prepared.name,
     folder: input.folder ?? "",
     alt: input.alt ?? "",
-    contentType: ctx.prepared.contentType,
-    size: ctx.prepared.size,
-    width: ctx.prepared.width,
-    height: ctx.prepared.height,
+    contentType: prepared.contentType,
+    size: prepared.size,
+    width: prepared.width,
+    height: prepared.height,
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };

@@ -51,6 +51,15 @@ export function localBillingProvider({ appUrl }: LocalBillingOptions): BillingPr
       return projectState(account, grants, sites, call.now);
     },
 
+    async growSiteCapacity(call, capacity) {
+      await updateAccount(call.stores, call.organizationId, call.now, async (account) => {
+        const from = account.billableSiteCapacity ?? 0;
+        if (capacity <= from) return { result: undefined };
+        await record(call, "sites.capacity.grown", { from, to: capacity });
+        return { account: { ...account, billableSiteCapacity: capacity }, result: undefined };
+      });
+    },
+
     async previewPlanChange(call, change) {
       assertReturnUrl("successUrl", change.successUrl);
       const account = await readAccount(call.stores, call.organizationId, call.now);

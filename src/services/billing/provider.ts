@@ -77,4 +77,11 @@ export interface BillingProvider {
   openPortal(call: BillingCall, returnUrl?: string): Promise<{ url: string }>;
   previewUsageTopUp(call: BillingCall, topUp: TopUp): Promise<PriceProjection>;
   checkoutUsageTopUp(call: BillingCall, topUp: TopUp): Promise<{ paymentUrl: string | null }>;
+  /**
+   * A website gets its first custom domain while an active Pro subscription's capacity is full: the capacity grows
+   * to `capacity` (computed from the custom-domain sites, never chosen), each site beyond the included one billed at
+   * the plan's per-site price (a payment service prorates it onto the subscription). Runs in the caller's
+   * transaction, with the account row locked.
+   */
+  growSiteCapacity(call: BillingCall, capacity: number): Promise<void>;
 }

@@ -9,9 +9,10 @@ import { type UniqueRow, uniqueConflict, uniqueRows } from "../../db/stores/cms-
 import type { Stores } from "../../db/stores/index.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { newId } from "../../kernel/ids.ts";
+import { checkAssets, existingAssets } from "./asset-refs.ts";
 import { checkValues, isEmpty, optionsOf, STRING_TYPES, TEXT_TYPES } from "./fields.ts";
-import { nextItemPosition, POSITION_LIMIT, POSITION_STEP } from "./organize.ts";
-import { ITEM_SLUG, orderedValues, slugifyText } from "./records.ts";
+import { nextItemPosition, POSITION_LIMIT, POSITION_STEP, versionConflict } from "./organize.ts";
+import { htmlToStore, ITEM_SLUG, orderedValues, slugifyText } from "./records.ts";
 
 export async function checkItemValues(
   stores: Stores,
@@ -21,6 +22,7 @@ export async function checkItemValues(
 ): Promise<Record<string, unknown>> {
   const checked = checkValues(fields, values);
   checkReferences(collection, fields, checked, await referencedItems(stores, fields, [checked]));
+  checkAssets(fields, checked, await existingAssets(stores, collection.websiteId, fields, [checked]));
   return checked;
 }
 
@@ -145,8 +147,11 @@ export async function createItems(
   );
   const valid = checked.filter((v): v is Record<string, unknown> => !(v instanceof ApiError));
   const found = await referencedItems(stores, fields, valid);
+  const assets = await existingAssets(stores, collection.websiteId, fields, valid);
   const values = checked.map((v) =>
-    v instanceof ApiError ? v : refusal(() => checkReferences(collection, fields, v, found)),
+    v instanceof ApiError
+      ? v
+      : refusal(() => checkAssets(fields, checkReferences(collection, fields, v, found), assets)),
   );
   const ids = inputs.map(() => newId());
   const claims = values.map((v, k) =>
@@ -183,7 +188,15 @@ export async function createItems(
     }
     slugs.taken.add(slug);
     for (const r of claims[k]!) claimed.add(claimKey(r));
-    const record = newRecord(ids[k]!, collection, slug, v, input.publish === true, now);
+    const record = newRecord(
+      ids[k]!,
+      collection,
+      slug,
+      v,
+      htmlToStore(fields, v),
+      input.publish === true,
+      now,
+    );
     records.push(record);
     outcomes.push(record);
   }
@@ -248,6 +261,7 @@ function newRecord(
   collection: CmsCollectionRecord,
   slug: string,
   values: Record<string, unknown>,
+  html: CmsItemRecord["draftHtml"],
   publish: boolean,
   now: number,
 ): CmsItemRecord {
@@ -258,6 +272,8 @@ function newRecord(
     slug,
     draftValues: values,
     publishedValues: publish ? values : null,
+    draftHtml: html,
+    publishedHtml: publish ? html : null,
     status: publish ? "published" : "draft",
     version: 1,
     archived: false,
@@ -317,22 +333,17 @@ export async function updateItem(
   if (input.slug !== undefined) await assertItemSlug(stores, collection.id, input.slug, item.id);
   const updated = await stores.cms.updateItem(
     item.id,
-    { draftValues: values, ...(input.slug !== undefined ? { slug: input.slug } : {}), updatedAt: now },
+    {
+      draftValues: values,
+      draftHtml: htmlToStore(fields, values, { values: item.draftValues, html: item.draftHtml }),
+      ...(input.slug !== undefined ? { slug: input.slug } : {}),
+      updatedAt: now,
+    },
     item.version,
   );
   if (!updated) throw versionConflict(item);
   return updated;
 }
-
-export const versionConflict = (item: CmsItemRecord) =>
-  new ApiError(
-    "conflict",
-    `Item '${item.id}' changed since version ${item.version} was read; nothing was written.`,
-    {
-      suggestion:
-        "Read the item again with {{cms.items.get}}, reapply your change, and pass its current version.",
-    },
-  );
 
 /** Publishes (draft values → published values, re-validated) or unpublishes (published values cleared). */
 export async function setItemPublished(
@@ -357,9 +368,12 @@ export async function setItemPublished(
       }
       throw error;
     }
+    const html = htmlToStore(fields, values, { values: item.draftValues, html: item.draftHtml });
     patch = {
       draftValues: values,
       publishedValues: values,
+      draftHtml: html,
+      publishedHtml: html,
       status: "published",
       publishedAt: now,
       updatedAt: now,

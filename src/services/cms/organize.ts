@@ -2,7 +2,17 @@
 import type { CmsCollectionRecord, CmsItemRecord } from "../../db/stores/cms.ts";
 import type { Stores } from "../../db/stores/index.ts";
 import { ApiError } from "../../kernel/errors.ts";
-import { versionConflict } from "./items.ts";
+
+/** The answer to a write that passed a stale `version`: nothing was written; read the item again. */
+export const versionConflict = (item: CmsItemRecord) =>
+  new ApiError(
+    "conflict",
+    `Item '${item.id}' changed since version ${item.version} was read; nothing was written.`,
+    {
+      suggestion:
+        "Read the item again with {{cms.items.get}}, reapply your change, and pass its current version.",
+    },
+  );
 
 /**
  * Gap between neighbouring positions when items are created or renumbered: moving an item between two

@@ -5,14 +5,14 @@ import type { BuildMode, CmsItem, CmsProvider, CmsSnapshot } from "../../framewo
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
 import { ASSET_FIELD_TYPES, assetIdsIn, withAssets } from "../assets/cms-values.ts";
 import { warmRichText } from "./rich-text.ts";
-import { orderedValues, richTextHtml } from "./service.ts";
+import { lacksHtml, orderedValues, richTextHtml } from "./service.ts";
 
 /**
  * Reads a website's CMS content as the build sees it, in one read: every collection by slug, its items in
  * manual order (`position`, then creation time and id; creation order until cms.items.reorder moves them).
  * Publish mode takes published items with their published values; preview takes every item with its draft
  * values. Archived items are left out of both. richText values stay Markdown under their key, and their safe
- * HTML is under `values.$html`; image and file values naming the website's assets are resolved (withAssets).
+ * HTML (stored when the values were written) is under `values.$html`; image and file values naming the website's assets are resolved (withAssets).
  */
 export async function readCmsContent(
   stores: Stores,
@@ -74,16 +74,16 @@ export async function cmsSnapshotOf(content: CmsContent): Promise<CmsSnapshot> {
   const assets = new Map(content.assets.map((asset) => [asset.id, asset]));
   for (const { slug, fields, rows } of content.collections) {
     const assetKeys = fields.filter((f) => ASSET_FIELD_TYPES.has(f.type)).map((f) => f.key);
+    const publish = content.mode === "publish";
     const valuesOf = (row: CmsItemRecord) =>
-      orderedValues(fields, content.mode === "publish" ? row.publishedValues : row.draftValues);
-    await warmRichText(
-      fields,
-      rows.map((row) => valuesOf(row)),
-      content.organizationId,
-    );
+      orderedValues(fields, publish ? row.publishedValues : row.draftValues);
+    const htmlOf = (row: CmsItemRecord) => (publish ? row.publishedHtml : row.draftHtml);
+    // Only rows whose HTML is not stored yet (not backfilled) render, off the main thread.
+    const unrendered = rows.filter((row) => lacksHtml(fields, valuesOf(row), htmlOf(row)));
+    await warmRichText(fields, unrendered.map(valuesOf), content.organizationId);
     snapshot[slug] = [...rows].sort(byManualOrder).map((row): CmsItem => {
       const values = withAssets(valuesOf(row), assetKeys, assets);
-      const html = richTextHtml(fields, values);
+      const html = richTextHtml(fields, values, htmlOf(row));
       return {
         id: row.id,
         slug: row.slug,

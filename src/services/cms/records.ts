@@ -10,7 +10,7 @@ import { ApiError, notFound } from "../../kernel/errors.ts";
 import { isIdShaped } from "../../kernel/ids.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
 import { canonical, type FieldType, type FieldValidations, optionsOf, ownValue } from "./fields.ts";
-import { renderRichText, warmRichText } from "./rich-text.ts";
+import { renderedRichText, renderRichText, warmRichText } from "./rich-text.ts";
 
 export const COLLECTION_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const ITEM_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -125,22 +125,79 @@ export function orderedValues(fields: readonly CmsFieldRecord[], values: unknown
   return out;
 }
 
-/** richText values rendered as safe HTML: key → HTML. */
-export function richTextHtml(fields: readonly CmsFieldRecord[], values: Record<string, unknown>) {
-  const html: Record<string, string> = {};
+/** HTML stored beside values: key → HTML of each richText value (null when not rendered yet). */
+export type StoredHtml = Record<string, string> | null;
+
+/** The stored HTML of a richText value, when `stored` holds it for that key. */
+const storedOf = (stored: unknown, key: string): string | undefined =>
+  stored && typeof stored === "object" && Object.hasOwn(stored, key)
+    ? ((stored as Record<string, unknown>)[key] as string)
+    : undefined;
+
+/** The richText fields of `fields` with a text value in `values`, and that value. */
+function richTexts(fields: readonly CmsFieldRecord[], values: unknown): [CmsFieldRecord, string][] {
+  const out: [CmsFieldRecord, string][] = [];
+  if (!values || typeof values !== "object") return out;
   for (const field of fields) {
-    const value = ownValue(values, field.key);
-    if (field.type === "richText" && typeof value === "string") html[field.key] = renderRichText(value);
+    const value = ownValue(values as Record<string, unknown>, field.key);
+    if (field.type === "richText" && typeof value === "string") out.push([field, value]);
+  }
+  return out;
+}
+
+/**
+ * richText values as safe HTML: key → HTML, from the HTML stored with the values; a value without stored HTML
+ * (a row not backfilled yet) is rendered, after `warmRichText` rendered it off the main thread.
+ */
+export function richTextHtml(
+  fields: readonly CmsFieldRecord[],
+  values: Record<string, unknown>,
+  stored?: unknown,
+) {
+  const html: Record<string, string> = {};
+  for (const [field, value] of richTexts(fields, values)) {
+    html[field.key] = storedOf(stored, field.key) ?? renderRichText(value);
+  }
+  return html;
+}
+
+/** Whether a richText value of `values` has no stored HTML (the read must render it: a row not backfilled yet). */
+export function lacksHtml(fields: readonly CmsFieldRecord[], values: unknown, stored: unknown): boolean {
+  return richTexts(fields, values).some(([field]) => storedOf(stored, field.key) === undefined);
+}
+
+/**
+ * The HTML to store with `values` (written in the same statement): each richText value's HTML is kept from
+ * `previous` when the value is unchanged, else taken from what the tool's `prepare` rendered off the main thread
+ * (prerenderValues, warmRichText), or rendered here when short. Null when a long value was not rendered: the row
+ * is then rendered by the backfill (backfillRichTextHtml), never with HTML of other values.
+ */
+export function htmlToStore(
+  fields: readonly CmsFieldRecord[],
+  values: unknown,
+  previous?: { values: unknown; html: unknown },
+): StoredHtml {
+  const html: Record<string, string> = {};
+  for (const [field, value] of richTexts(fields, values)) {
+    const kept =
+      previous && richTexts([field], previous.values)[0]?.[1] === value
+        ? storedOf(previous.html, field.key)
+        : undefined;
+    const rendered = kept ?? renderedRichText(value);
+    if (rendered === undefined) return null;
+    html[field.key] = rendered;
   }
   return html;
 }
 
 /**
- * `projectItem` after rendering its richText off the main thread when it is not rendered yet, in the turn of
- * organization `owner`.
+ * `projectItem`, rendering off the main thread first (in the turn of organization `owner`) only the richText of
+ * a row whose HTML is not stored yet.
  */
 export async function renderedItem(item: CmsItemRecord, fields: readonly CmsFieldRecord[], owner: string) {
-  await warmRichText(fields, [item.draftValues], owner);
+  if (lacksHtml(fields, item.draftValues, item.draftHtml)) {
+    await warmRichText(fields, [item.draftValues], owner);
+  }
   return projectItem(item, fields);
 }
 
@@ -154,7 +211,7 @@ export function projectItem(item: CmsItemRecord, fields: readonly CmsFieldRecord
     slug: item.slug,
     status: item.status as "draft" | "published",
     values,
-    html: richTextHtml(fields, values),
+    html: richTextHtml(fields, values, item.draftHtml),
     publishedValues: published,
     hasUnpublishedChanges: published === null || canonical(published) !== canonical(values),
     archived: item.archived,

@@ -28,6 +28,10 @@ const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "
 /** What a text that cannot be rendered shows: itself, escaped. */
 const asText = (markdown: string) => `<pre>${escapeText(markdown)}</pre>`;
 
+let renders = 0;
+/** How many richText renders this process ran (inline and off-thread): tests prove reads run none. */
+export const richTextRenders = () => renders;
+
 /**
  * Renders `markdown` off the main thread once, queued as organization `owner`'s, and keeps the outcome (depth
  * errors are not kept: they are cheap).
@@ -37,6 +41,7 @@ async function prerender(markdown: string, owner: string): Promise<void> {
   if (outcomes.get(key)) return;
   let outcome: Outcome;
   try {
+    renders++;
     outcome = { html: await renderMarkdownOffThread(markdown, owner) };
   } catch (error) {
     if (error instanceof MarkdownTooDeep) return;
@@ -87,10 +92,22 @@ export async function warmRichText(
 
 /** richText values: Markdown in, safe HTML out (raw HTML escaped, only safe link and image URLs kept). */
 export function renderRichText(markdown: string): string {
+  return renderedRichText(markdown) ?? asText(markdown); // a long text never renders on this thread
+}
+
+/**
+ * The safe HTML of `markdown` when it can be had without rendering a long text on this thread: from what
+ * `prerender` kept, or rendered here when short; undefined for a long text not rendered off the main thread yet.
+ */
+export function renderedRichText(markdown: string): string | undefined {
   const outcome = outcomes.get(hashOf(markdown));
   if (outcome) return "html" in outcome ? outcome.html : asText(markdown);
-  if (markdown.length > MARKDOWN_INLINE_CHARS) return asText(markdown); // never rendered on this thread
   try {
+    if (markdown.length > MARKDOWN_INLINE_CHARS) {
+      checkMarkdownDepth(markdown);
+      return undefined;
+    }
+    renders++;
     return renderSafeMarkdown(markdown);
   } catch (error) {
     if (error instanceof MarkdownTooDeep) return asText(markdown); // stored before the depth cap

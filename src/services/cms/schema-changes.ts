@@ -25,6 +25,7 @@ import {
 } from "./fields.ts";
 import { compilePattern, PATTERN_SUGGESTION } from "./patterns.ts";
 import { type FieldSpec, insertOrConflict } from "./records.ts";
+import { htmlOfWrite, resyncHtml } from "./stored-html.ts";
 
 export async function assertCollectionCapacity(stores: Stores, websiteId: string): Promise<void> {
   const count = await stores.cms.countCollections(websiteId);
@@ -323,10 +324,16 @@ export async function updateField(
     position: next.position,
     updatedAt: now,
   });
+  const fieldList = await stores.cms.listFields(current.collectionId);
   for (const write of plan.writes) {
     const updated = await stores.cms.updateItem(
       write.item.id,
-      { draftValues: write.draftValues, publishedValues: write.publishedValues, updatedAt: now },
+      {
+        draftValues: write.draftValues,
+        publishedValues: write.publishedValues,
+        ...htmlOfWrite(fieldList, write),
+        updatedAt: now,
+      },
       write.item.version,
     );
     if (!updated) {
@@ -338,6 +345,9 @@ export async function updateField(
         },
       );
     }
+  }
+  if (typeChanged && (current.type === "richText" || next.type === "richText")) {
+    await resyncHtml(stores, current.collectionId, fieldList, new Set(plan.writes.map((w) => w.item.id)));
   }
   return { field: next, itemsUpdated: plan.writes.length, valuesCleared: plan.cleared };
 }

@@ -138,30 +138,40 @@ export async function getDomain(
 }
 
 /**
- * Refuses a website's first custom domain when the organization already has as many websites with custom domains
- * as its plan covers. The account row is locked first, so two first domains added at once cannot both pass.
+ * A website's first custom domain must fit the organization's site capacity. On an active Pro subscription the
+ * capacity follows the custom-domain sites (the plan bills each one beyond the included one), so it grows by this
+ * website; otherwise (the free plan, billing past due, a plan with a fixed capacity) a full capacity refuses with
+ * `conflict` and the billing step that lifts it. The account row is locked first, so two first domains added at
+ * once cannot both pass.
  */
 async function assertSiteCapacity(ctx: ToolContext<unknown>, website: WebsiteRecord): Promise<void> {
   if ((await ctx.stores.domains.countOfWebsite(website.id)) > 0) return;
   await ctx.stores.billing.lockAccount(freeAccount(website.organizationId, ctx.now));
-  const state = await ctx.platform.billing.state({
-    stores: ctx.stores,
-    organizationId: website.organizationId,
-    now: ctx.now,
-  });
+  const call = { stores: ctx.stores, organizationId: website.organizationId, now: ctx.now };
+  const state = await ctx.platform.billing.state(call);
   const count = await ctx.stores.domains.countBillableSites(website.organizationId);
   const capacity = state.billableSiteCapacity ?? 0;
-  if (count + 1 > capacity) {
-    throw new ApiError(
-      "conflict",
-      `hostname: the organization's plan covers ${capacity} website(s) with custom domains and ${count} already have one.`,
-      {
-        suggestion:
-          "An owner of the organization raises the capacity by changing the plan with {{billing.plan.checkoutChange}} (see {{billing.state.get}}), or removes a custom domain from another website with {{domains.remove}}.",
-        details: [{ billableSiteCount: count, billableSiteCapacity: capacity }],
-      },
-    );
+  if (count + 1 <= capacity) return;
+  if (state.status === "active" && state.subscription?.plan === "pro") {
+    await ctx.platform.billing.growSiteCapacity(call, count + 1);
+    return;
   }
+  const details = [{ billableSiteCount: count, billableSiteCapacity: capacity }];
+  const covers = `the organization's plan covers ${capacity} website(s) with custom domains and ${count} already have one`;
+  if (state.status === "billing_grace") {
+    throw new ApiError("conflict", `hostname: ${covers}, and billing is past due.`, {
+      suggestion:
+        "An owner of the organization settles the payment in the billing portal ({{billing.portal.open}}); Pro then covers another website with a custom domain at its per-site price.",
+      details,
+    });
+  }
+  throw new ApiError("conflict", `hostname: ${covers}.`, {
+    suggestion:
+      state.subscription === undefined
+        ? "An owner of the organization subscribes to Pro (it includes one website with a custom domain and bills each further one per site): preview it with {{billing.plan.previewChange}}, then {{billing.plan.checkoutChange}}. Or remove a custom domain from another website with {{domains.remove}}."
+        : "The organization's plan has a fixed site capacity: remove a custom domain from another website with {{domains.remove}}, or ask your account contact to raise it (see {{billing.state.get}}).",
+    details,
+  });
 }
 
 async function assertHostnameFree(stores: Stores, hostname: string): Promise<void> {

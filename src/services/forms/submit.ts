@@ -1,15 +1,16 @@
 import type { DeploymentFormRecord, FormSubmissionFileRecord } from "../../db/stores/forms.ts";
 import { newId } from "../../kernel/ids.ts";
 import type { Platform } from "../../kernel/platform.ts";
-import { notifySubmission } from "./notify.ts";
+import { kickMailQueue } from "../../mail/queue.ts";
+import { queueNotifications } from "./notify.ts";
 import { type CheckedSubmission, readFiles } from "./receive.ts";
 import type { FormSettings } from "./settings.ts";
 import { checkFormToken, spamReasons } from "./spam.ts";
 
 /**
  * Stores a checked submission: its files as blobs first (unreferenced blobs are harmless if the insert fails),
- * then the submission and its file rows in one transaction, then mails the confirmed recipients (after commit,
- * so a mail failure never loses a submission).
+ * then the submission, its file rows and its notification mail (queued in the outbox) in one transaction; the
+ * mail queue then delivers the notifications in the background, so SMTP never slows or fails the visitor's post.
  */
 export async function storeSubmission(
   platform: Platform,
@@ -43,7 +44,10 @@ export async function storeSubmission(
     page: input.page,
     createdAt: now,
   };
-  await platform.db.transaction((stores) => stores.forms.insertSubmission(record, stored));
-  if (record.state === "new" && settings.notify) await notifySubmission(platform, record, stored);
+  const queued = await platform.db.transaction(async (stores) => {
+    await stores.forms.insertSubmission(record, stored);
+    return record.state === "new" && settings.notify ? queueNotifications(stores, record, stored, now) : 0;
+  });
+  if (queued > 0) kickMailQueue(platform);
   return { id, spam: record.state === "spam" };
 }

@@ -30,9 +30,6 @@ import { readDraft, sameFiles } from "./draft.ts";
  * publishes, rollbacks and deployment inserts of a website serialize.
  */
 
-/** What the service has done, for tests and benchmarks: `builds` counts calls of the framework's build. */
-export const publishingStats = { builds: 0 };
-
 /** Every deployment this service writes is built and servable when inserted (builds run within the call). */
 export const READY = "ready";
 
@@ -110,7 +107,7 @@ async function build(
   files: ReadonlyMap<string, string>,
   cms: CmsSnapshot,
 ): Promise<BuildResult> {
-  publishingStats.builds++;
+  platform.metrics.publishBuild();
   try {
     return await buildSite({
       files,

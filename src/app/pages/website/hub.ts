@@ -33,6 +33,11 @@ const sections = [
   },
   { tab: "cms", label: "CMS", rest: "/cms", operationId: "cms.collections.list" },
   { tab: "source", label: "Source", rest: "/source", operationId: "websiteSourceCode.files.list" },
+  { tab: "assets", label: "Assets", rest: "/assets", operationId: "assets.list" },
+  { tab: "forms", label: "Forms", rest: "/forms", operationId: "forms.list" },
+  { tab: "functions", label: "Functions", rest: "/functions", operationId: "functions.runs.list" },
+  { tab: "secrets", label: "Secrets", rest: "/secrets", operationId: "secrets.list" },
+  { tab: "analytics", label: "Analytics", rest: "/analytics", operationId: "analytics.aggregate" },
   { tab: "domains", label: "Domains", rest: "/domains", operationId: "domains.list" },
   { tab: "editors", label: "Editors", rest: "/editors", operationId: "websiteEditors.list" },
 ] as const;

@@ -1,0 +1,99 @@
+import type { WebsiteRecord } from "../db/stores/websites.ts";
+import { writeGeneration } from "../db/write-generation.ts";
+import type { Platform } from "../kernel/platform.ts";
+import { SLUG_PATTERN } from "../services/websites/websites.ts";
+import {
+  customAddress,
+  customHostMatcher,
+  domainResolution,
+  type HostResolution,
+  type LiveTarget,
+  slugResolution,
+} from "./domains.ts";
+import { type SiteAddress, siteHostMatcher } from "./host.ts";
+import { LookupCache } from "./lru.ts";
+
+/** A label that can be a website's slug (anything else is answered without a database read). */
+export const isSlug = (slug: string) => SLUG_PATTERN.test(slug) && !slug.includes("--");
+
+/**
+ * How long a host's resolution (website, domains, redirects) is reused when no write of this process happened
+ * meanwhile: the time a domain or slug change made through another node takes to reach this one. The publish
+ * pointer is never cached: a publish or rollback is seen by the next request on every node.
+ */
+export const HOST_CACHE_TTL_MS = 1000;
+const HOST_CACHE_ENTRIES = 10_000;
+
+/** Host resolution: which site a Host header addresses, and where a live request for it goes. */
+export interface HostResolver {
+  /** The site a Host header names on the sites domain; undefined for the API/app host and any other host. */
+  match(host: string | null | undefined): SiteAddress | undefined;
+  /**
+   * `match`, or a custom domain that a recent `resolve` found (no database read); undefined when unknown, so the
+   * caller resolves it.
+   */
+  matchKnown(host: string | null | undefined): SiteAddress | undefined;
+  /** `match`, then a custom domain of a website by its Host (one indexed read for hosts that could be one). */
+  resolve(host: string | null | undefined): Promise<SiteAddress | undefined>;
+  /** Where a live or custom-domain request goes: the published deployment, a redirect, or nothing. */
+  target(address: SiteAddress): Promise<LiveTarget>;
+  /** The website of a slug (undefined for a label that cannot be a slug). */
+  website(slug: string): Promise<WebsiteRecord | undefined>;
+}
+
+/** The host resolver of a platform: the sites domain's subdomains and the custom domains in the database. */
+export function hostResolver(platform: Platform): HostResolver {
+  const matchHost = siteHostMatcher(platform.config.sitesDomain);
+  const matchCustom = customHostMatcher(platform);
+  const resolutions = new LookupCache<string, HostResolution>(
+    HOST_CACHE_ENTRIES,
+    HOST_CACHE_TTL_MS,
+    writeGeneration,
+  );
+  const customs = new LookupCache<string, boolean>(HOST_CACHE_ENTRIES, HOST_CACHE_TTL_MS, writeGeneration);
+
+  const resolution = (address: SiteAddress): Promise<HostResolution> => {
+    if (address.kind === "custom") {
+      const hostname = address.hostname!;
+      return resolutions.through(`custom:${hostname}`, () =>
+        platform.db.read(async (s) => {
+          const record = await s.domains.byHostname(hostname);
+          return record ? domainResolution(platform, s, record, Date.now()) : { kind: "none" };
+        }),
+      );
+    }
+    const { slug } = address;
+    if (!isSlug(slug)) return Promise.resolve({ kind: "none" });
+    return resolutions.through(`live:${slug}`, () =>
+      platform.db.read((s) => slugResolution(platform, s, slug, Date.now())),
+    );
+  };
+
+  return {
+    match: matchHost,
+    matchKnown(host) {
+      const address = matchHost(host);
+      if (address) return address;
+      const hostname = matchCustom(host);
+      return hostname && customs.get(hostname) ? customAddress(hostname) : undefined;
+    },
+    async resolve(host) {
+      const address = matchHost(host);
+      if (address) return address;
+      const hostname = matchCustom(host);
+      if (!hostname) return undefined;
+      const found = await customs.through(hostname, async () =>
+        Boolean(await platform.db.read((s) => s.domains.byHostname(hostname))),
+      );
+      return found ? customAddress(hostname) : undefined;
+    },
+    async target(address) {
+      const resolved = await resolution(address);
+      if (resolved.kind !== "serve") return resolved;
+      const deploymentId = await platform.db.read((s) => s.deployments.publishedId(resolved.websiteId));
+      return { ...resolved, deploymentId };
+    },
+    website: (slug) =>
+      isSlug(slug) ? platform.db.read((s) => s.websites.getBySlug(slug)) : Promise.resolve(undefined),
+  };
+}

@@ -1,0 +1,98 @@
+import type { PrepareContext } from "../../kernel/context.ts";
+import { ApiError } from "../../kernel/errors.ts";
+import { type PreparedUpload, prepareUpload } from "../assets/upload.ts";
+import { CREDITS_PER_IMAGE, checkAiCredits } from "./credits.ts";
+import { offlineProvider } from "./offline.ts";
+import { openAiProvider } from "./openai.ts";
+import type { ImageProvider, MediaConfig, ReferenceImage } from "./provider.ts";
+import { slotsOf } from "./slots.ts";
+
+/** The provider a platform's configuration names. */
+export function providerFor(config: MediaConfig): ImageProvider {
+  return config.provider === "openai" ? openAiProvider(config) : offlineProvider;
+}
+
+export interface GenerationInput {
+  websiteId: string;
+  prompt: string;
+  referenceAssetIds: string[];
+  width: number;
+  height: number;
+  count: number;
+}
+
+/** Generated images checked and stored as blobs, ready to become assets, with how they were made. */
+export interface PreparedGeneration {
+  uploads: PreparedUpload[];
+  provider: string;
+  model: string;
+  placeholder: boolean;
+  note: string;
+  credits: number;
+}
+
+/** Reference images: raster assets of the same website (anything else is `not_found` or `validation`). */
+async function loadReferences(ctx: PrepareContext, input: GenerationInput): Promise<ReferenceImage[]> {
+  const references: ReferenceImage[] = [];
+  for (const [i, assetId] of input.referenceAssetIds.entries()) {
+    const asset = await ctx.read((stores) => stores.assets.get(input.websiteId, assetId));
+    if (!asset) {
+      throw new ApiError(
+        "not_found",
+        `referenceAssetIds[${i}]: '${assetId}' is not an asset of this website.`,
+        {
+          suggestion: "Call {{assets.list}} to see the website's assets.",
+        },
+      );
+    }
+    if (asset.width === null || asset.contentType === "image/svg+xml") {
+      throw new ApiError("validation", `referenceAssetIds[${i}]: '${assetId}' is not a raster image.`, {
+        suggestion: "Use JPEG, PNG, WebP, AVIF or GIF assets as references.",
+      });
+    }
+    const bytes = await ctx.platform.blobs.get(asset.sha256);
+    if (!bytes) throw new ApiError("not_found", `referenceAssetIds[${i}]: the asset's file is missing.`);
+    references.push({ assetId, bytes });
+  }
+  return references;
+}
+
+/**
+ * Waits for one of the node's generation slots (fair across organizations), then checks the credits, loads the
+ * references, asks the provider for the images and stores them as blobs (outside any unit of work). Credits are
+ * spent by the handler under the billing account's lock (the definitive check); the check here only avoids the
+ * slow work when too few are left.
+ */
+export function prepareGeneration(ctx: PrepareContext, input: GenerationInput): Promise<PreparedGeneration> {
+  const organizationId = ctx.resolved.organizationId!;
+  return slotsOf(ctx.platform).run(organizationId, () => generateIn(ctx, organizationId, input));
+}
+
+async function generateIn(
+  ctx: PrepareContext,
+  organizationId: string,
+  input: GenerationInput,
+): Promise<PreparedGeneration> {
+  const credits = input.count * CREDITS_PER_IMAGE;
+  await ctx.read((stores) => checkAiCredits(stores, organizationId, ctx.now, credits));
+  const references = await loadReferences(ctx, input);
+  const result = await providerFor(ctx.platform.config.media).generate({
+    prompt: input.prompt,
+    references,
+    width: input.width,
+    height: input.height,
+    count: input.count,
+  });
+  const uploads: PreparedUpload[] = [];
+  for (const bytes of result.images) {
+    uploads.push(await prepareUpload(ctx, bytes, "images", undefined));
+  }
+  return {
+    uploads,
+    provider: result.provider,
+    model: result.model,
+    placeholder: result.placeholder,
+    note: result.note,
+    credits: uploads.length * CREDITS_PER_IMAGE,
+  };
+}

@@ -1,0 +1,102 @@
+import sharp from "sharp";
+import { expect, it } from "vitest";
+import { newId } from "../../src/kernel/ids.ts";
+import { describeMatrix } from "../support/matrix.ts";
+
+const png = () =>
+  sharp({ create: { width: 4, height: 4, channels: 3, background: "#3366cc" } })
+    .png()
+    .toBuffer();
+
+/** CMS asset fields (image, images, file): an asset id must name an asset of the item's own website. */
+describeMatrix("cms asset values", (ctx) => {
+  let n = 0;
+  const upload = async (websiteId: string) => {
+    const response = await ctx.fetch(`/v1/websites/${websiteId}/assets?name=a.png`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${ctx.t.adminKey.plaintextKey}`,
+        "content-type": "application/octet-stream",
+      },
+      body: new Uint8Array(await png()),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { id: string };
+  };
+  const setup = async () => {
+    const site = await ctx.t.createWebsite(`cms-assets-${ctx.mode}-${++n}`);
+    const collection = await ctx.request("POST", "/cms/collections", {
+      body: {
+        websiteId: site.id,
+        name: "Gallery",
+        fields: [
+          { key: "title", name: "Title", type: "text" },
+          { key: "cover", name: "Cover", type: "image" },
+          { key: "photos", name: "Photos", type: "images" },
+          { key: "brochure", name: "Brochure", type: "file" },
+        ],
+      },
+    });
+    expect(collection.status).toBe(200);
+    return { site, collection: collection.body as { id: string } };
+  };
+  const count = async (websiteId: string, collectionId: string) =>
+    (await ctx.request("GET", `/cms/collections/${collectionId}/items?websiteId=${websiteId}`)).body.items
+      .length;
+
+  it("accepts the website's assets and URLs, refuses unknown ids and other websites' assets naming the field", async () => {
+    const { site, collection } = await setup();
+    const other = await setup();
+    const mine = await upload(site.id);
+    const theirs = await upload(other.site.id);
+    const create = (values: Record<string, unknown>) =>
+      ctx.request("POST", `/cms/collections/${collection.id}/items`, {
+        body: { websiteId: site.id, values },
+      });
+
+    const ok = await create({
+      title: "Fine",
+      cover: mine.id,
+      photos: [mine.id, "https://example.test/p.jpg"],
+      brochure: "https://example.test/b.pdf",
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+
+    for (const [values, key, id] of [
+      [{ cover: newId() }, "cover", undefined],
+      [{ cover: theirs.id }, "cover", theirs.id],
+      [{ photos: [mine.id, theirs.id] }, "photos", theirs.id],
+      [{ brochure: newId() }, "brochure", undefined],
+    ] as const) {
+      const refused = await create({ title: "Bad", ...values });
+      expect(refused.status).toBe(400);
+      expect(refused.body.kind).toBe("validation");
+      expect(refused.body.message).toMatch(
+        new RegExp(`^values\\.${key}: '.+' is not an asset of this website\\.$`),
+      );
+      if (id) expect(refused.body.message).toContain(id);
+      expect(refused.body.suggestion).toMatch(/assets\.list|assets_list/);
+      expect(refused.body.suggestion).toMatch(/assets\.upload|assets_upload/);
+    }
+    expect(await count(site.id, collection.id)).toBe(1);
+
+    // Updates and bulk creates check the same way; a refused one writes nothing.
+    const update = await ctx.request("PATCH", `/cms/items/${ok.body.id}`, {
+      body: { websiteId: site.id, values: { cover: theirs.id } },
+    });
+    expect(update.status).toBe(400);
+    expect(update.body.message).toMatch(/^values\.cover:/);
+    const bulk = await ctx.request("POST", `/cms/collections/${collection.id}/items/bulk-create`, {
+      body: {
+        websiteId: site.id,
+        items: [{ values: { title: "A", cover: mine.id } }, { values: { title: "B", cover: newId() } }],
+      },
+    });
+    expect(bulk.status).toBe(200);
+    expect(bulk.body.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, false]);
+    expect(bulk.body.results[1].error.message).toMatch(/^values\.cover:/);
+    const got = await ctx.request("GET", `/cms/items/${ok.body.id}?websiteId=${site.id}`);
+    expect(got.body.values.cover).toBe(mine.id);
+    expect(await count(site.id, collection.id)).toBe(2);
+  });
+});

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { defaultResearchConfig } from "../../src/services/research/config.ts";
+import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
+import { pdf } from "../support/pdf.ts";
+import { canaryServer, fixtureSite, type RecordingServer } from "../support/research-site.ts";
+import { run } from "../support/run.ts";
+
+let canary: RecordingServer;
+let site: RecordingServer;
+let served: ServedPlatform;
+let dir: string;
+beforeAll(async () => {
+  canary = await canaryServer();
+  site = await fixtureSite(canary.origin);
+  // Research refuses loopback; only the in-process config admits the fixture site's origin, so the platform runs here.
+  served = await servePlatform({ research: { ...defaultResearchConfig(), loopbackOrigins: [site.origin] } });
+  dir = mkdtempSync(join(tmpdir(), "research-example-"));
+  writeFileSync(
+    join(dir, "brief.pdf"),
+    pdf(["Welcome to the Lumen website brief", "Brand colours terracotta and cream, serif headings"]),
+  );
+}, 60_000);
+afterAll(async () => {
+  await served?.close();
+  await site?.close();
+  await canary?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+it("examples/research-to-site.ts researches a business page, searches a PDF brief and publishes a page with a generated hero", async () => {
+  const result = await run(process.execPath, ["--import", "tsx", "examples/research-to-site.ts"], {
+    SITEWRIGHT_URL: `${served.server.url}/v1/mcp`,
+    SITEWRIGHT_API_KEY: served.t.adminKey.plaintextKey,
+    BUSINESS_URL: `${site.origin}/business`,
+    BRIEF_PDF: join(dir, "brief.pdf"),
+  });
+  const out = result.stdout;
+  expect(result.code, `stdout:\n${out}\nstderr:\n${result.stderr}`).toBe(0);
+  const checks = out.split("\n").filter((line) => /^(ok|FAIL) /.test(line));
+  expect(checks.map((line) => line.split(":")[0])).toEqual([
+    "ok profile",
+    "ok contact-sheet",
+    "ok brief",
+    "ok hero",
+    "ok page",
+  ]);
+  expect(out).toMatch(
+    /^ok profile: Trattoria Lumen \(json-ld\), phone \+44 20 7946 0123 \(json-ld\), 2 service\(s\)$/m,
+  );
+  expect(out).toMatch(/^ok contact-sheet: 1 sheet\(s\) of 2 image\(s\), 0 empty, first \/_assets\/\S+$/m);
+  expect(out).toMatch(
+    /^ok brief: "brand colours" found in brief\.pdf page 2: ".*Brand colours terracotta and cream, serif headings"$/m,
+  );
+  const hero = /^ok hero: (\/_assets\/[0-9a-f]{64}\/\S+) \(1200×600\) from offline, placeholder true$/m.exec(
+    out,
+  );
+  expect(hero, out).not.toBeNull();
+  expect(out).toMatch(
+    new RegExp(`^ok page: GET / answered 200, names Trattoria Lumen: true, shows ${hero![1]}: true$`, "m"),
+  );
+  // The fixture site served the page and both images to the platform; nothing reached the canary.
+  expect(site.hits).toEqual(expect.arrayContaining(["/business", "/logo.png", "/photos/room.png"]));
+  expect(canary.hits).toEqual([]);
+  // Through the API: the live deployment's home page names the hero asset, which is recorded as generated.
+  const websiteId = /Created website (\S+)/.exec(out)![1]!;
+  const { items } = await served.t.call("assets.list", { websiteId, limit: 20 });
+  const stored = items.find((item) => item.path === hero![1]);
+  expect(stored?.folder).toBe("generated");
+}, 180_000);

@@ -1,0 +1,112 @@
+import { createServer } from "node:net";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { signUp } from "../../src/accounts/accounts.ts";
+import { closeSandboxPool } from "../../src/framework/index.ts";
+import type { PlatformConfig } from "../../src/kernel/platform.ts";
+import { type Listening, listen } from "../../src/server.ts";
+import { launchChromium } from "./browser.ts";
+import { createTestPlatform, type TestPlatform } from "./platform.ts";
+
+/** The password of users made by `Dashboard.user`. */
+export const PASSWORD = "a long enough password";
+
+/** A port free on loopback now (the app URL must be known before the platform is created). */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+
+/** A platform served on a real port with its dashboard at `app`, and headless Chromium to drive it. */
+export interface Dashboard {
+  t: TestPlatform;
+  server: Listening;
+  browser: Browser;
+  /** The app's origin, `http://localhost:<port>`. */
+  app: string;
+  /** Signs up a user with PASSWORD; returns their id and their first organization's id. */
+  user(email: string, name: string): Promise<{ id: string; organizationId: string }>;
+  /** A new browser context of `width`×`height`, signed in as `email`. */
+  signIn(
+    email: string,
+    viewport?: { width: number; height: number },
+  ): Promise<{ context: BrowserContext; page: Page }>;
+  close(): Promise<void>;
+}
+
+/** A SQLite platform served on a free port (its app and API URLs on that port), closed with `close`. */
+export interface ServedPlatform {
+  t: TestPlatform;
+  server: Listening;
+  /** The app's origin, `http://localhost:<port>`; live sites are `http://<slug>.localhost:<port>`. */
+  app: string;
+  /** Closes the server, the platform and the build sandboxes. */
+  close(): Promise<void>;
+}
+
+/**
+ * The setup browser tests share: a SQLite platform on a free port with `config`, served over HTTP (Chromium then
+ * reaches the app at `app` and each live site at `<slug>.localhost:<port>`).
+ */
+export async function servePlatform(config: Partial<PlatformConfig> = {}): Promise<ServedPlatform> {
+  const port = await freePort();
+  const app = `http://localhost:${port}`;
+  const t = await createTestPlatform("sqlite", { config: { appUrl: app, baseUrl: `${app}/v1`, ...config } });
+  const server = await listen(t.app, port);
+  return {
+    t,
+    server,
+    app,
+    async close() {
+      await server.close();
+      await t.close();
+      await closeSandboxPool();
+    },
+  };
+}
+
+/** Starts `servePlatform(config)` and Chromium. */
+export async function startDashboard(config: Partial<PlatformConfig> = {}): Promise<Dashboard> {
+  const served = await servePlatform(config);
+  const { t, app } = served;
+  const browser = await launchChromium();
+  return {
+    t,
+    server: served.server,
+    browser,
+    app,
+    async user(email, name) {
+      const user = await signUp(t.platform, { email, password: PASSWORD, name });
+      const organizationId = (await t.callAsUser(user.id, "organizations.list", {})).items[0]!.id;
+      return { id: user.id, organizationId };
+    },
+    async signIn(email, viewport = { width: 1280, height: 900 }) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      await page.goto(`${app}/signin`);
+      await page.fill('input[name="email"]', email);
+      await page.fill('input[name="password"]', PASSWORD);
+      await Promise.all([
+        page.waitForURL((url) => url.pathname !== "/signin"),
+        page.click('button:has-text("Sign in")'),
+      ]);
+      return { context, page };
+    },
+    async close() {
+      await browser.close();
+      await served.close();
+    },
+  };
+}
+
+/** Clicks `selector` and waits for `notice` to show (a form post answered by a redirect with a notice). */
+export async function submitAndSee(page: Page, selector: string, notice: string): Promise<void> {
+  await Promise.all([page.waitForSelector(`text=${notice}`), page.click(selector)]);
+}
+
+/** Whether the page is wider than the window (something would be clipped or scroll sideways). */
+export const overflows = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { FUNCTION_NAME, functionFile } from "../../src/framework/functions/bundle-function.ts";
+import { presets } from "../../src/kernel/annotations.ts";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { ApiError, notFound } from "../../src/kernel/errors.ts";
+import { fields } from "../../src/kernel/schemas.ts";
+import { defaultFunctionLimits } from "../../src/services/functions/limits.ts";
+import { runFunction } from "../../src/services/functions/run.ts";
+import { readDraft } from "../../src/services/publishing/draft.ts";
+import { functionsGroup } from "./group.ts";
+import { projectRun, run } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "functions.invoke",
+  group: functionsGroup,
+  title: "Run a server function on the draft",
+  description:
+    "Runs functions/<name>.ts of the website's DRAFT (not yet published) with the request you give, exactly as the live site would run it: the website's secrets in env, fetch to the public internet, the same limits. Returns the function's response (status, headers, body; null when it failed) and the recorded run (trigger draft) with its logs and error. Fix the file with the source-code tools, run it again, then publish with website_source_code_head_publish; read live runs with functions_runs_list.",
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      name: z
+        .string()
+        .regex(FUNCTION_NAME, "must be a function name: functions/<name>.ts, lower case")
+        .describe("The function: functions/<name>.ts."),
+      method: z
+        .enum(["GET", "POST", "PUT", "PATCH", "DELETE"])
+        .default("POST")
+        .describe("The request method (the live site serves POST)."),
+      path: z
+        .string()
+        .startsWith("/")
+        .max(2000)
+        .optional()
+        .describe("Path and query the function sees in request.url; default /_framework/server/<name>."),
+      headers: z
+        .record(z.string().max(200), z.string().max(8000))
+        .default({})
+        .describe('Request headers, e.g. {"content-type": "application/json"}.'),
+      body: z
+        .string()
+        .max(defaultFunctionLimits.requestBytes)
+        .default("")
+        .describe("The request body as text (JSON as a string)."),
+    })
+    .strict(),
+  output: z.object({
+    response: z
+      .object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string() })
+      .nullable(),
+    run,
+  }),
+  access: "full_editor",
+  cost: "expensive",
+  annotations: presets.createOpenWorld,
+  scope: { websiteId: "websiteId" },
+  http: { method: "POST", path: "/websites/{websiteId}/functions/{name}/invoke" },
+  auditTarget: (_input, output) => ({ type: "functions.runs", id: output.run.id }),
+  // The run happens outside any unit of work (it may take seconds); the handler records it with the audit entry.
+  async prepare(input, ctx) {
+    const { website, files } = await ctx.read(async (stores) => ({
+      website: await stores.websites.get(input.websiteId),
+      files: (await readDraft(stores, input.websiteId)).files,
+    }));
+    if (!website) throw notFound("Website", input.websiteId);
+    if (!functionFile(files, input.name)) {
+      throw new ApiError(
+        "not_found",
+        `The draft has no server function '${input.name}' (functions/${input.name}.ts).`,
+        {
+          suggestion:
+            "Write functions/<name>.ts exporting http(request, { env, log, fetch }) with {{websiteSourceCode.files.write}}.",
+        },
+      );
+    }
+    const origin = `https://${website.slug}.${ctx.platform.config.sitesDomain}`;
+    const result = await runFunction(
+      ctx.platform,
+      { websiteId: website.id, organizationId: website.organizationId, trigger: "draft" },
+      files,
+      input.name,
+      {
+        method: input.method,
+        url: `${origin}${input.path ?? `/_framework/server/${input.name}`}`,
+        headers: Object.entries(input.headers).map(([k, v]) => [k.toLowerCase(), v]),
+        body: input.body,
+      },
+    );
+    return result;
+  },
+  async handler(_input, ctx) {
+    const result = ctx.prepared;
+    await ctx.stores.functionRuns.insert(result.record);
+    return {
+      response: result.response
+        ? { ...result.response, headers: Object.fromEntries(result.response.headers) }
+        : null,
+      run: projectRun(result.record),
+    };
+  },
+});

@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { presets } from "../../src/kernel/annotations.ts";
+import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
+import { defineTool } from "../../src/kernel/define-tool.ts";
+import { fields, listOf, toMs } from "../../src/kernel/schemas.ts";
+import { functionsGroup } from "./group.ts";
+import { projectRun, run } from "./schemas.ts";
+
+export default defineTool({
+  operationId: "functions.runs.list",
+  group: functionsGroup,
+  title: "List server function runs",
+  description:
+    "Lists the website's server function runs, newest first: function, trigger (live or draft), status, duration, logs and error. Filter by function, status and time range [from, to). Get one with functions_runs_get; run a function on the draft with functions_invoke.",
+  input: z
+    .object({
+      websiteId: fields.websiteId(),
+      functionName: z
+        .string()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe("Only runs of this function (functions/<name>.ts)."),
+      status: z.coerce
+        .number()
+        .int()
+        .min(100)
+        .max(599)
+        .optional()
+        .describe("Only runs that answered this status."),
+      from: fields.timestamp().optional().describe("Only runs at or after this time."),
+      to: fields.timestamp().optional().describe("Only runs before this time."),
+      cursor: fields.cursor(),
+      limit: fields.limit(),
+    })
+    .strict(),
+  output: listOf(run),
+  annotations: presets.read,
+  scope: { websiteId: "websiteId" },
+  http: { method: "GET", path: "/websites/{websiteId}/functions/runs" },
+  async handler(input, ctx) {
+    const rows = await ctx.stores.functionRuns.list(
+      input.websiteId,
+      {
+        functionName: input.functionName,
+        status: input.status,
+        from: input.from === undefined ? undefined : toMs(input.from),
+        to: input.to === undefined ? undefined : toMs(input.to),
+      },
+      { after: input.cursor ? decodeCursor(input.cursor) : undefined, limit: input.limit + 1 },
+    );
+    const slice = rows.slice(0, input.limit);
+    const last = slice.at(-1);
+    return {
+      items: slice.map(projectRun),
+      nextCursor:
+        rows.length > input.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    };
+  },
+});
