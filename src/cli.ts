@@ -83,6 +83,7 @@ async function dev(args: string[]) {
         config,
         dataDir,
         ...operations.blobs,
+        analytics: operations.analytics,
         log: operations.log,
       });
       return createApp(platform);
@@ -199,6 +200,7 @@ async function serveFromEnv(args: string[]) {
         db,
         config: configFor(actual),
         ...operations.blobs,
+        analytics: operations.analytics,
         log: operations.log,
       });
       return createApp(platform);
@@ -218,9 +220,8 @@ async function serveFromEnv(args: string[]) {
 }
 
 /**
- * Graceful stop (SIGTERM, SIGINT): housekeeping stops; the server drains (readiness 503, after the drain delay no
- * new connections, requests and builds in flight finish within the timeout); then the pool closes and the log is
- * flushed, after the analytics events still queued are written. Audit entries commit with their operation.
+ * Graceful stop (SIGTERM, SIGINT): housekeeping stops; the server drains (readiness 503, no new connections
+ * after the drain delay, work in flight ends in the timeout); analytics written, pool closed, log flushed.
  */
 async function drainAndClose(
   platform: Platform,
