@@ -2,7 +2,7 @@ import type { H3 } from "h3";
 import type { OperationOutput } from "../../../../tools/index.ts";
 import type { Platform } from "../../../kernel/platform.ts";
 import { RASTER_TYPES } from "../../../services/assets/ingest.ts";
-import { card, emptyState, type Flash, field } from "../../ui/components.ts";
+import { card, emptyState, type Flash, field, select } from "../../ui/components.ts";
 import { html, raw, type SafeHtml } from "../../ui/html.ts";
 import { csrfField } from "../../ui/layout.ts";
 import { handle } from "../context.ts";
@@ -39,6 +39,7 @@ export const assetStyles = raw(`<style>
 .asset-tile:hover{border-color:var(--accent)}.asset-thumb{aspect-ratio:4/3;display:flex;align-items:center;justify-content:center;background:var(--surface-2)}
 .asset-thumb img{max-width:100%;max-height:100%;object-fit:contain}.asset-tile .cell-sub,.asset-tile .cell-title{padding:0 8px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .asset-tile .cell-title{padding-top:6px}.asset-tile .cell-sub{padding-bottom:8px}.file-type{font-weight:650;text-transform:uppercase;color:var(--muted)}
+.reference-grid{padding:0;grid-template-columns:repeat(auto-fill,minmax(120px,1fr))}
 .drop{border:2px dashed var(--border);border-radius:8px;padding:16px;text-align:center}.drop.over{border-color:var(--accent);background:var(--surface-2)}
 </style>`);
 
@@ -72,10 +73,12 @@ async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: numb
   const query = ctx.event.url.searchParams;
   const q = query.get("q")?.trim() ?? "";
   const cursor = query.get("cursor");
+  const origin = query.get("origin") === "generated" ? "generated" : "";
   const listed = await ctx.call("assets.list", {
     websiteId: ctx.website.id,
     limit: PAGE_SIZE,
     ...(q ? { nameContains: q } : {}),
+    ...(origin ? { generated: true } : {}),
     ...(cursor ? { cursor } : {}),
   });
   const tiles = listed.items.map(
@@ -83,10 +86,20 @@ async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: numb
       html`<a class="asset-tile" href="${ctx.path(`/assets/${encodeURIComponent(a.id)}`)}" data-testid="asset" data-name="${a.name}"><div class="asset-thumb">${thumbnail(a)}</div>
 <div class="cell-title">${a.name}</div><div class="cell-sub muted">${a.width ? `${a.width}×${a.height} · ` : ""}${Math.ceil(a.size / 1024)} KiB</div></a>`,
   );
+  const filters = new URLSearchParams({ ...(q ? { q } : {}), ...(origin ? { origin } : {}) });
   const next = listed.nextCursor
-    ? html`<a class="btn small" href="${ctx.path(`/assets?${q ? `q=${encodeURIComponent(q)}&` : ""}cursor=${encodeURIComponent(listed.nextCursor)}`)}">More assets</a>`
+    ? html`<a class="btn small" href="${ctx.path(`/assets?${filters}${filters.size ? "&" : ""}cursor=${encodeURIComponent(listed.nextCursor)}`)}">More assets</a>`
     : "";
-  const search = html`<form method="get" action="${ctx.path("/assets")}" class="filters"><div class="field"><label for="f-q">Name contains</label><input id="f-q" type="text" name="q" value="${q}"></div><div class="form-actions"><button type="submit">Search</button></div></form>`;
+  const search = html`<form method="get" action="${ctx.path("/assets")}" class="filters"><div class="field"><label for="f-q">Name contains</label><input id="f-q" type="text" name="q" value="${q}"></div>
+${select({
+  label: "Show",
+  name: "origin",
+  value: origin,
+  options: [
+    { value: "", label: "All assets" },
+    { value: "generated", label: "Generated images" },
+  ],
+})}<div class="form-actions"><button type="submit">Search</button></div></form>`;
   const response = websitePage(ctx, {
     tab: "assets",
     title: "Assets",
@@ -98,7 +111,7 @@ async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: numb
       body: html`<div class="card-body">${search}</div>${
         tiles.length
           ? html`<div class="asset-grid">${tiles}</div>`
-          : emptyState("No assets", q ? "No asset name matches." : "Upload a file to start the library.")
+          : emptyState("No assets", q || origin ? "No asset matches." : "Upload a file to start the library.")
       }`,
       footer: next || undefined,
     })}`,
