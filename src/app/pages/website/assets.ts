@@ -4,7 +4,7 @@ import type { Platform } from "../../../kernel/platform.ts";
 import { RASTER_TYPES } from "../../../services/assets/ingest.ts";
 import { card, emptyState, type Flash, field, select } from "../../ui/components.ts";
 import { html, raw, type SafeHtml } from "../../ui/html.ts";
-import { csrfField } from "../../ui/layout.ts";
+import { uploadForm } from "../../ui/upload.ts";
 import { handle } from "../context.ts";
 import { type WebsiteContext, websiteContext, websitePage } from "./hub.ts";
 
@@ -40,21 +40,7 @@ export const assetStyles = raw(`<style>
 .asset-thumb img{max-width:100%;max-height:100%;object-fit:contain}.asset-tile .cell-sub,.asset-tile .cell-title{padding:0 8px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .asset-tile .cell-title{padding-top:6px}.asset-tile .cell-sub{padding-bottom:8px}.file-type{font-weight:650;text-transform:uppercase;color:var(--muted)}
 .reference-grid{padding:0;grid-template-columns:repeat(auto-fill,minmax(120px,1fr))}
-.drop{border:2px dashed var(--border);border-radius:8px;padding:16px;text-align:center}.drop.over{border-color:var(--accent);background:var(--surface-2)}
 </style>`);
-
-/** Uploads through the same-origin API (multipart, the session's CSRF token in X-CSRF-Token), by picking or dropping files. */
-const uploadScript =
-  raw(`<script>(function(){var f=document.getElementById("upload");if(!f)return;var z=f.querySelector(".drop"),
-i=f.querySelector("input[type=file]"),s=document.getElementById("upload-status");
-function send(files){if(!files.length)return;var n=0,fail=null;s.textContent="Uploading…";Array.prototype.reduce.call(files,function(p,file){
-return p.then(function(){var d=new FormData();d.append("file",file,file.name);var a=f.querySelector("[name=alt]").value;if(a)d.append("alt",a);
-return fetch(f.getAttribute("data-api"),{method:"POST",body:d,headers:{"X-CSRF-Token":f.querySelector("[name=csrf]").value}})
-.then(function(res){return res.json().then(function(b){if(!res.ok)throw new Error(file.name+": "+(b.message||res.status));n++})})})},Promise.resolve())
-.then(function(){location.href=f.getAttribute("data-done")},function(e){s.textContent=e.message;s.className="flash error"})}
-f.addEventListener("submit",function(e){e.preventDefault();send(i.files)});
-z.addEventListener("dragover",function(e){e.preventDefault();z.classList.add("over")});z.addEventListener("dragleave",function(){z.classList.remove("over")});
-z.addEventListener("drop",function(e){e.preventDefault();z.classList.remove("over");send(e.dataTransfer.files)})})();</script>`);
 
 function uploadCard(ctx: WebsiteContext): SafeHtml {
   if (!ctx.can("assets.upload")) return html``;
@@ -62,10 +48,16 @@ function uploadCard(ctx: WebsiteContext): SafeHtml {
   return card({
     title: "Upload",
     description: "Images, PDFs, fonts, audio and video up to 25 MiB. The type is read from the file itself.",
-    body: html`<form id="upload" data-api="${api}" data-done="${ctx.path("/assets?done=asset-uploaded")}">${csrfField(ctx.csrf)}
-<div class="drop"><p>Drop files here, or choose them</p><input type="file" name="file" multiple aria-label="Files"></div>
-${field({ label: "Alt text", name: "alt", hint: "Applied to every file of this upload; edit each asset later." })}
-<div class="form-actions"><button type="submit" class="primary">Upload</button><span id="upload-status" role="status"></span></div></form>${uploadScript}`,
+    body: uploadForm({
+      api,
+      done: ctx.path("/assets?done=asset-uploaded"),
+      csrf: ctx.csrf,
+      fields: field({
+        label: "Alt text",
+        name: "alt",
+        hint: "Applied to every file of this upload; edit each asset later.",
+      }),
+    }),
   });
 }
 
