@@ -1,6 +1,7 @@
 import { validate } from "@readme/openapi-parser";
 import { expect, it } from "vitest";
 import { isPersonal } from "../../src/kernel/roles.ts";
+import { inlineRefs } from "../../src/kernel/schema-defs.ts";
 import { restShapeOf } from "../../src/rest/openapi.ts";
 import { describeMatrix } from "../support/matrix.ts";
 import { connectMcp } from "../support/mcp.ts";
@@ -48,7 +49,7 @@ describeMatrix(
       }
     });
 
-    it("every MCP tool's input schema equals its REST route's parameters and body", async () => {
+    it("every MCP tool's input schema, its shared parts inlined, equals its REST route's parameters and body", async () => {
       const doc = await load();
       const client = await connectMcp(ctx, ctx.t.adminKey.plaintextKey, undefined, { query: "toolsets=all" });
       const { tools: listed } = await client.listTools();
@@ -66,7 +67,11 @@ describeMatrix(
         const body = op.requestBody?.content["application/json"].schema;
         Object.assign(properties, body?.properties ?? {});
         required.push(...(body?.required ?? []));
-        const { properties: mcpProperties, required: mcpRequired = [], ...mcpRest } = mcp.inputSchema as any;
+        const {
+          properties: mcpProperties,
+          required: mcpRequired = [],
+          ...mcpRest
+        } = inlineRefs(mcp.inputSchema) as any;
         expect(properties, tool.operationId).toEqual(mcpProperties);
         expect(new Set(required), tool.operationId).toEqual(new Set(mcpRequired));
         if (body) {
