@@ -20,12 +20,19 @@ const ANNOTATIONS = new Set([
 /** Any JSON value, spelled with a validation keyword (a bare `{}` is refused by some clients). */
 const ANY_JSON = ["string", "number", "boolean", "null", "array", "object"].map((type) => ({ type }));
 
+const isAnyJson = (schema: unknown) => JSON.stringify(schema) === JSON.stringify({ anyOf: ANY_JSON });
+
 /**
  * One schema node made portable and short: no pattern beside a standard format, `anyOf` branches instead of a
- * `type` list (`["string", "null"]`), and an explicit "any JSON value" instead of a schema with no keyword.
+ * `type` list (`["string", "null"]`), and an explicit "any JSON value" instead of a schema with no keyword (left
+ * out where it would say nothing: the values of a map).
  */
 function portable(node: JsonSchema): JsonSchema {
   if (typeof node.format === "string" && FORMATS.has(node.format)) delete node.pattern;
+  // What JSON allows anyway needs no words: any value in a map, string property names. (A list keeps its
+  // items: some clients refuse an array schema without them.)
+  if (isAnyJson(node.additionalProperties)) delete node.additionalProperties;
+  if (JSON.stringify(node.propertyNames) === '{"type":"string"}') delete node.propertyNames;
   const keywords = Object.keys(node).filter((key) => !ANNOTATIONS.has(key));
   if (keywords.length === 0) return { ...node, anyOf: ANY_JSON };
   if (!Array.isArray(node.type)) return node;
@@ -59,12 +66,27 @@ export function jsonSchemasOf(tool: Tool): { input: JsonSchema; output: JsonSche
   return schemas;
 }
 
-/** The same schemas with each repeated part defined once under `$defs` (see schema-defs.ts): what MCP lists. */
+/**
+ * A schema as MCP lists it, where every keyword costs the agent context: without `minLength: 1` (a non-empty string;
+ * the server still refuses an empty one with a validation error naming the field).
+ */
+export function withoutNonEmptyRule(schema: JsonSchema): JsonSchema {
+  return mapSchema(schema, (node) => {
+    if (node.minLength !== 1) return node;
+    const { minLength: _, ...rest } = node;
+    return rest;
+  });
+}
+
+/** The schemas as MCP lists them: lean (above), each repeated part defined once under `$defs` (schema-defs.ts). */
 export function compactSchemasOf(tool: Tool): { input: JsonSchema; output: JsonSchema } {
   let schemas = compactCache.get(tool);
   if (!schemas) {
     const { input, output } = jsonSchemasOf(tool);
-    schemas = { input: shareRepeatedParts(input), output: shareRepeatedParts(output) };
+    schemas = {
+      input: shareRepeatedParts(withoutNonEmptyRule(input)),
+      output: shareRepeatedParts(withoutNonEmptyRule(output)),
+    };
     compactCache.set(tool, schemas);
   }
   return schemas;

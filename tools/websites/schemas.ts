@@ -11,11 +11,9 @@ export const website = z.object({
   updatedAt: fields.timestamp(),
 });
 
-export const websiteName = nameText(z.string().trim().min(1).max(200)).describe(
-  "Display name, 1 to 200 characters.",
-);
+export const websiteName = nameText(z.string().trim().min(1).max(200)).describe("Display name.");
 export const websiteSlug = z
   .string()
   .min(3)
   .max(63)
-  .describe("Subdomain label: 3 to 63 lowercase letters, digits and hyphens; unique across the platform.");
+  .describe("Subdomain label, unique on the platform; from the name when omitted.");
