@@ -45,6 +45,17 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
     ...options.client,
   });
   const Bucket = options.bucket;
+  // Path-style requests on the bucket itself (list) go out as `/<bucket>/`; sign and send them as `/<bucket>`,
+  // the form every S3-compatible server accepts. Servers that rebuild the canonical path from the bucket name
+  // (s3rver) verify a signature over `/<bucket>` only, so the trailing slash would fail their check.
+  client.middlewareStack.add(
+    (next) => (args) => {
+      const request = args.request as { path?: string };
+      if (request.path === `/${Bucket}/`) request.path = `/${Bucket}`;
+      return next(args);
+    },
+    { step: "build", name: "bucketPathWithoutSlash" },
+  );
   const base = options.prefix ? `${options.prefix}/` : "";
   const keyOf = (sha256: string) => `${base}${sha256}`;
   const head = async (sha256: string) => {

@@ -12,6 +12,9 @@ export const sqlitePath = (dataDir: string) => join(resolve(dataDir), "sitewrigh
 /** A failure the CLI explains in its own words: printed as it is (no usage, no stack trace), exit status 1. */
 export class CliError extends Error {}
 
+/** A command line the CLI cannot parse: its message is printed with the usage text, exit status 1. */
+export class UsageError extends Error {}
+
 /** `value` as one shell word: unchanged when it is plain, else single-quoted. */
 export const shellQuote = (value: string) =>
   /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'"'"'`)}'`;

@@ -135,11 +135,18 @@ export interface ToolDefinition<
    * unit of work is serialized, so a two-second build inside one would stall every other request for two seconds,
    * and on PostgreSQL it would hold a pooled connection and its locks. It reads through `ctx.read` (short units of
    * work of its own) and writes nothing to the database (content-addressed blobs are fine: unreferenced ones are
-   * harmless). Its result reaches the handler as `ctx.prepared`; the handler commits it in the usual one
+   * harmless), except a hold that `abandon` gives back (an AI credit reservation, in a unit of work of its own).
+   * Its result reaches the handler as `ctx.prepared`; the handler commits it in the usual one
    * transaction with the audit entry, re-checking whatever may have changed meanwhile (the pipeline re-runs the
    * scope check there). A failure in `prepare` is audited like a failure of the handler.
    */
   prepare?: (input: z.output<I>, ctx: PrepareContext) => Promise<P>;
+  /**
+   * Gives back what `prepare` held when the call fails after `prepare` returned (the handler threw, or its unit
+   * of work rolled back): an AI credit reservation is released. Gets the context `prepare` got; a failure here
+   * is logged, and the call's own error is what the caller sees.
+   */
+  abandon?: (prepared: P, ctx: PrepareContext) => Promise<void>;
   handler: (input: z.output<I>, ctx: ToolContext<P>) => Promise<z.input<O>>;
 }
 

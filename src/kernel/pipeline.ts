@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Stores } from "../db/stores/index.ts";
 import { type Access, createAccess } from "./access.ts";
-import type { ToolContext, Transport } from "./context.ts";
+import type { PrepareContext, ToolContext, Transport } from "./context.ts";
 import type { Tool } from "./define-tool.ts";
 import { ApiError, toApiError } from "./errors.ts";
 import { newId } from "./ids.ts";
@@ -161,13 +161,14 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
   };
 
   let resolved: Access["resolved"] = {};
+  let prepareContext: PrepareContext | undefined;
   // A tool's slow part (a build) runs with no unit of work open, after its own short scope check; the handler's
   // unit of work below scope-checks again (the website may have gone meanwhile).
   const prepare = async (): Promise<void> => {
     if (!tool.prepare) return;
     const access = await platform.db.read(scoped);
     resolved = access.resolved;
-    prepared = await tool.prepare(input, {
+    const prepareWith: PrepareContext = {
       principal,
       platform,
       requestId: call.requestId,
@@ -175,7 +176,9 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
       now,
       resolved: { ...access.resolved },
       read: (work) => platform.db.read(work),
-    });
+    };
+    prepared = await tool.prepare(input, prepareWith);
+    prepareContext = prepareWith;
   };
 
   if (tool.annotations.readOnly) {
@@ -208,6 +211,11 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
     return result;
   } catch (error) {
     const failure = toApiError(error);
+    if (prepareContext && tool.abandon) {
+      await tool
+        .abandon(prepared, prepareContext)
+        .catch((cause) => platform.log.error(`${tool.operationId} abandon failed`, cause));
+    }
     if (idempotency) await platform.db.transaction((stores) => stores.idempotency.release(idempotency.key));
     if (resolved.organizationId) {
       const entry = auditEntry(tool, call, now, resolved, input, undefined, failure.kind);

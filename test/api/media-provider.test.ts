@@ -2,10 +2,20 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, expect, it } from "vitest";
+import { freeAccount } from "../../src/services/billing/account.ts";
+import { FREE_MONTHLY_AI_CREDITS } from "../../src/services/billing/prices.ts";
 import { describeMatrix } from "../support/matrix.ts";
 
 /** What the loopback image API received: path, authorization header and JSON body. */
 const received: { path: string; authorization: string; body: any }[] = [];
+
+/** Requests whose prompt contains "hold" wait here until `openGate` (to look at the billing state meanwhile). */
+let held: (() => void)[] = [];
+let gateOpen = true;
+const openGate = () => {
+  gateOpen = true;
+  for (const release of held.splice(0)) release();
+};
 
 const readBody = async (request: IncomingMessage) => {
   const chunks: Buffer[] = [];
@@ -18,6 +28,7 @@ const readBody = async (request: IncomingMessage) => {
 const api = createServer(async (request, response) => {
   const body = await readBody(request);
   received.push({ path: request.url ?? "", authorization: request.headers.authorization ?? "", body });
+  if (body.prompt.includes("hold") && !gateOpen) await new Promise<void>((resolve) => held.push(resolve));
   const send = (status: number, json: unknown) => {
     response.writeHead(status, { "content-type": "application/json" });
     response.end(JSON.stringify(json));
@@ -122,6 +133,62 @@ describeMatrix(
         expect((await ctx.request("GET", `/websites/${website.id}/assets`)).body.items).toEqual([]);
       }
       expect(await remaining()).toBe(before);
+    });
+
+    const setLeft = (left: number) =>
+      ctx.t.platform.db.transaction((s) =>
+        s.billing.putAccount({
+          ...freeAccount(ctx.t.local.organization.id, Date.now()),
+          aiCreditsUsed: FREE_MONTHLY_AI_CREDITS - left,
+        }),
+      );
+    const meter = async () =>
+      (await ctx.t.call("billing.state.get", { organizationId: ctx.t.local.organization.id })).meters
+        .ai_credits;
+    const account = () => ctx.t.platform.db.read((s) => s.billing.getAccount(ctx.t.local.organization.id));
+    const until = async (condition: () => boolean) => {
+      while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+
+    it("reserves credits before calling the API: losers of a race never reach it, winners settle", async () => {
+      await setLeft(3);
+      received.length = 0;
+      gateOpen = false;
+      held = [];
+      const website = await ctx.t.createWebsite(`media-race-${ctx.mode}`);
+      const calls = Array.from({ length: 10 }, (_, i) =>
+        ctx.request("POST", `/websites/${website.id}/media/images`, {
+          body: { prompt: `hold race ${i}`, width: 256, height: 256 },
+        }),
+      );
+      // the organization's two generation slots are busy at the API: their credits are held, not yet spent
+      await until(() => held.length === 2);
+      expect(await meter()).toMatchObject({ used: FREE_MONTHLY_AI_CREDITS - 3, remaining: 1 });
+      expect((await account())?.aiCreditsReserved).toBe(2);
+      openGate();
+      const statuses = (await Promise.all(calls)).map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 200, 200, 403, 403, 403, 403, 403, 403, 403]);
+      expect(received).toHaveLength(3);
+      expect(await meter()).toMatchObject({ used: FREE_MONTHLY_AI_CREDITS, remaining: 0 });
+      expect((await account())?.aiCreditsReserved).toBe(0);
+    });
+
+    it("releases the reservation when the call fails after the API answered (website deleted meanwhile)", async () => {
+      await setLeft(5);
+      gateOpen = false;
+      held = [];
+      const website = await ctx.t.createWebsite(`media-gone-${ctx.mode}`);
+      const call = ctx.request("POST", `/websites/${website.id}/media/images`, {
+        body: { prompt: "hold while deleted", width: 256, height: 256, count: 2 },
+      });
+      await until(() => held.length === 1);
+      expect((await meter()).remaining).toBe(3);
+      await ctx.t.call("websites.delete", { websiteId: website.id });
+      openGate();
+      const res = await call;
+      expect(res.status, JSON.stringify(res.body)).toBe(404);
+      expect(await meter()).toMatchObject({ used: FREE_MONTHLY_AI_CREDITS - 5, remaining: 5 });
+      expect((await account())?.aiCreditsReserved).toBe(0);
     });
   },
   {

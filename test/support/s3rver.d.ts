@@ -6,7 +6,6 @@ declare module "@20minutes/s3rver" {
       port?: number;
       silent?: boolean;
       directory: string;
-      allowMismatchedSignatures?: boolean;
       configureBuckets?: { name: string }[];
     });
     run(): Promise<{ address: string; port: number }>;

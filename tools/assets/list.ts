@@ -13,7 +13,7 @@ export default defineTool({
   group: assetsGroup,
   title: "List assets",
   description:
-    "Lists the website's assets newest first with url, type, size and dimensions; filter by folder, name or type (image/*). Usage of one: assets_get.",
+    "Lists the website's assets newest first with url, type, size and dimensions; filter by folder, name, type (image/*) or generated. Usage of one: assets_get.",
   input: z
     .object({
       websiteId: fields.websiteId(),
@@ -24,6 +24,10 @@ export default defineTool({
         .regex(/^[a-z]+\/(\*|[a-z0-9.+-]+)$/, "a type such as image/png, or image/*")
         .optional()
         .describe("e.g. image/png or image/*."),
+      generated: z
+        .boolean()
+        .optional()
+        .describe("true: only media_generate_images output; false: only uploads."),
       cursor: fields.cursor(),
       limit: fields.limit(),
     })
@@ -36,7 +40,12 @@ export default defineTool({
     const website = await requireWebsite(ctx.stores, input.websiteId);
     const rows = await ctx.stores.assets.list(
       input.websiteId,
-      { folder: input.folder, nameContains: input.nameContains, contentType: input.contentType },
+      {
+        folder: input.folder,
+        nameContains: input.nameContains,
+        contentType: input.contentType,
+        generated: input.generated,
+      },
       { after: input.cursor ? decodeCursor(input.cursor) : undefined, limit: input.limit + 1 },
     );
     const slice = rows.slice(0, input.limit);

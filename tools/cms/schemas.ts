@@ -16,7 +16,7 @@ export const validations = z
   .strict();
 
 const fieldSettings = {
-  name: nameText(z.string().trim().min(1).max(100)).describe("Display name."),
+  name: nameText(z.string().trim().min(1).max(100)),
   helpText: proseText(z.string().max(500)).optional().describe("Guidance for editors."),
   required: z.boolean().optional().describe("Every item needs a value."),
   unique: z.boolean().optional().describe("No two items share a value."),

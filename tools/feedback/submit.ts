@@ -20,12 +20,12 @@ export default defineTool({
   input: z
     .object({
       message: z.string().trim().min(1).max(MAX_FEEDBACK_CHARS).describe("What happened or what you need."),
-      category: z.enum(feedbackCategories).optional().describe("What kind of feedback it is."),
+      category: z.enum(feedbackCategories).optional(),
       organizationId: fields
         .organizationId()
         .optional()
         .describe("Omit when the credential reaches one organization."),
-      websiteId: fields.websiteId().optional().describe("The website it is about, if any."),
+      websiteId: fields.websiteId().optional(),
       operationId: z
         .string()
         .min(1)

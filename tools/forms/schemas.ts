@@ -21,9 +21,7 @@ export const settings = z.object({
     .nullable()
     .describe("Path or http(s) URL after sending; null: the default thank-you page."),
   notify: z.boolean().describe("Mail new submissions to the confirmed recipients."),
-  spamSensitivity: z
-    .enum(["off", "low", "medium", "high"])
-    .describe("How readily submissions are flagged as spam."),
+  spamSensitivity: z.enum(["off", "low", "medium", "high"]),
 });
 
 export const formField = z.object({

@@ -3,7 +3,7 @@ import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { recordUpload, requireWebsite } from "../../src/services/assets/upload.ts";
-import { CREDITS_PER_IMAGE, spendAiCredits } from "../../src/services/media/credits.ts";
+import { CREDITS_PER_IMAGE, releaseAiCredits, settleAiCredits } from "../../src/services/media/credits.ts";
 import { prepareGeneration } from "../../src/services/media/generate.ts";
 import { asset, assetId } from "../assets/schemas.ts";
 import { mediaGroup } from "./group.ts";
@@ -55,10 +55,19 @@ export default defineTool({
       .slice(0, 1)
       .map((image) => ({ sha256: image.asset.sha256, mimeType: image.asset.contentType })),
   prepare: (input, ctx) => prepareGeneration(ctx, input),
+  abandon: (prepared, ctx) =>
+    releaseAiCredits(ctx.platform.db, prepared.organizationId, ctx.now, prepared.reserved),
   async handler(input, ctx) {
-    const { uploads, provider, model, placeholder, note, credits } = ctx.prepared;
-    const { organizationId } = await requireWebsite(ctx.stores, input.websiteId);
-    await spendAiCredits(ctx.stores, organizationId, ctx.now, credits, "media.generateImages");
+    const { uploads, provider, model, placeholder, note, credits, reserved, organizationId } = ctx.prepared;
+    await requireWebsite(ctx.stores, input.websiteId);
+    await settleAiCredits(ctx.stores, organizationId, ctx.now, {
+      reserved,
+      spent: credits,
+      reason: "media.generateImages",
+      websiteId: input.websiteId,
+      prompt: input.prompt,
+      images: uploads.length,
+    });
     const images = [];
     for (const upload of uploads) {
       const stored = await recordUpload(ctx, upload, {

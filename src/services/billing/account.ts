@@ -87,6 +87,7 @@ export function settle(account: Account, now: number): Account {
         ...freeAccount(next.organizationId, start),
         prepaidCredits: next.prepaidCredits,
         prepaidUsed: next.prepaidUsed,
+        aiCreditsReserved: next.aiCreditsReserved,
       };
       break;
     }

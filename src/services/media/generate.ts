@@ -1,7 +1,7 @@
 import type { PrepareContext } from "../../kernel/context.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { type PreparedUpload, prepareUpload } from "../assets/upload.ts";
-import { CREDITS_PER_IMAGE, checkAiCredits } from "./credits.ts";
+import { CREDITS_PER_IMAGE, releaseAiCredits, reserveAiCredits } from "./credits.ts";
 import { offlineProvider } from "./offline.ts";
 import { openAiProvider } from "./openai.ts";
 import type { ImageProvider, MediaConfig, ReferenceImage } from "./provider.ts";
@@ -28,7 +28,11 @@ export interface PreparedGeneration {
   model: string;
   placeholder: boolean;
   note: string;
+  /** Credits reserved before the provider ran (settled by the handler, released by `abandon`). */
+  reserved: number;
+  /** Credits the produced images cost (at most `reserved`). */
   credits: number;
+  organizationId: string;
 }
 
 /** Reference images: raster assets of the same website (anything else is `not_found` or `validation`). */
@@ -58,10 +62,11 @@ async function loadReferences(ctx: PrepareContext, input: GenerationInput): Prom
 }
 
 /**
- * Waits for one of the node's generation slots (fair across organizations), then checks the credits, loads the
- * references, asks the provider for the images and stores them as blobs (outside any unit of work). Credits are
- * spent by the handler under the billing account's lock (the definitive check); the check here only avoids the
- * slow work when too few are left.
+ * Waits for one of the node's generation slots (fair across organizations), loads the references, reserves the
+ * credits the request may cost (refused with `forbidden` before any paid work when too few are left), asks the
+ * provider for the images and stores them as blobs (outside any unit of work). The handler settles the
+ * reservation to the images actually produced; a provider failure releases it here, a handler failure in the
+ * tool's `abandon`.
  */
 export function prepareGeneration(ctx: PrepareContext, input: GenerationInput): Promise<PreparedGeneration> {
   const organizationId = ctx.resolved.organizationId!;
@@ -73,26 +78,33 @@ async function generateIn(
   organizationId: string,
   input: GenerationInput,
 ): Promise<PreparedGeneration> {
-  const credits = input.count * CREDITS_PER_IMAGE;
-  await ctx.read((stores) => checkAiCredits(stores, organizationId, ctx.now, credits));
+  const reserved = input.count * CREDITS_PER_IMAGE;
   const references = await loadReferences(ctx, input);
-  const result = await providerFor(ctx.platform.config.media).generate({
-    prompt: input.prompt,
-    references,
-    width: input.width,
-    height: input.height,
-    count: input.count,
-  });
-  const uploads: PreparedUpload[] = [];
-  for (const bytes of result.images) {
-    uploads.push(await prepareUpload(ctx, bytes, "images", undefined));
+  await reserveAiCredits(ctx.platform.db, organizationId, ctx.now, reserved);
+  try {
+    const result = await providerFor(ctx.platform.config.media).generate({
+      prompt: input.prompt,
+      references,
+      width: input.width,
+      height: input.height,
+      count: input.count,
+    });
+    const uploads: PreparedUpload[] = [];
+    for (const bytes of result.images.slice(0, input.count)) {
+      uploads.push(await prepareUpload(ctx, bytes, "images", undefined));
+    }
+    return {
+      uploads,
+      provider: result.provider,
+      model: result.model,
+      placeholder: result.placeholder,
+      note: result.note,
+      reserved,
+      credits: uploads.length * CREDITS_PER_IMAGE,
+      organizationId,
+    };
+  } catch (error) {
+    await releaseAiCredits(ctx.platform.db, organizationId, ctx.now, reserved);
+    throw error;
   }
-  return {
-    uploads,
-    provider: result.provider,
-    model: result.model,
-    placeholder: result.placeholder,
-    note: result.note,
-    credits: uploads.length * CREDITS_PER_IMAGE,
-  };
 }
