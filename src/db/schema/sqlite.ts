@@ -59,4 +59,5 @@ export const {
   productFeedback,
   websiteSlugRedirects,
   contextDocuments,
+  blobLocks,
 } = tables;
