@@ -2,36 +2,28 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { defaultResearchConfig } from "../../src/services/research/config.ts";
 import { useExampleServer } from "../support/examples.ts";
 import { pdf } from "../support/pdf.ts";
-import { canaryServer, fixtureSite, type RecordingServer } from "../support/research-site.ts";
+import { useResearchFixtures } from "../support/research-site.ts";
 
-let canary: RecordingServer;
-let site: RecordingServer;
+const fx = useResearchFixtures();
+// Research refuses loopback; only the in-process config admits the fixture site's origin, so the platform runs here.
+const example = useExampleServer({ research: fx.research });
 let dir: string;
 beforeAll(async () => {
-  canary = await canaryServer();
-  site = await fixtureSite(canary.origin);
   dir = mkdtempSync(join(tmpdir(), "research-example-"));
   writeFileSync(
     join(dir, "brief.pdf"),
     pdf(["Welcome to the Lumen website brief", "Brand colours terracotta and cream, serif headings"]),
   );
 }, 60_000);
-// Research refuses loopback; only the in-process config admits the fixture site's origin, so the platform runs here.
-const example = useExampleServer(() => ({
-  research: { ...defaultResearchConfig(), loopbackOrigins: [site.origin] },
-}));
 afterAll(async () => {
-  await site?.close();
-  await canary?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 it("examples/research-to-site.ts researches a business page, searches a PDF brief and publishes a page with a generated hero", async () => {
   const result = await example.run("research-to-site.ts", {
-    env: { BUSINESS_URL: `${site.origin}/business`, BRIEF_PDF: join(dir, "brief.pdf") },
+    env: { BUSINESS_URL: `${fx.site.origin}/business`, BRIEF_PDF: join(dir, "brief.pdf") },
   });
   const out = result.stdout;
   expect(result.code, `stdout:\n${out}\nstderr:\n${result.stderr}`).toBe(0);
@@ -58,8 +50,8 @@ it("examples/research-to-site.ts researches a business page, searches a PDF brie
     new RegExp(`^ok page: GET / answered 200, names Trattoria Lumen: true, shows ${hero![1]}: true$`, "m"),
   );
   // The fixture site served the page and both images to the platform; nothing reached the canary.
-  expect(site.hits).toEqual(expect.arrayContaining(["/business", "/logo.png", "/photos/room.png"]));
-  expect(canary.hits).toEqual([]);
+  expect(fx.site.hits).toEqual(expect.arrayContaining(["/business", "/logo.png", "/photos/room.png"]));
+  expect(fx.canary.hits).toEqual([]);
   // Through the API: the live deployment's home page names the hero asset, which is recorded as generated.
   const websiteId = /Created website (\S+)/.exec(out)![1]!;
   const { items } = await example.served.t.call("assets.list", { websiteId, limit: 20 });
