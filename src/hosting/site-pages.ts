@@ -61,8 +61,8 @@ const previewPolicy: ResponsePolicy = {
 /** Output records of deployments: immutable once published, so cached by (deployment, path) without expiry. */
 const OUTPUT_ENTRIES = 50_000;
 /**
- * Asset records by (slug, sha256): reused until a write of this process (an asset deletion, a rename) or
- * `HOST_CACHE_TTL_MS` (a deletion through another node).
+ * Asset records by (slug, sha256): reused until this process writes websites or assets (an asset deletion, a
+ * rename), another SQLite process commits, or `HOST_CACHE_TTL_MS` passes (a deletion through another node).
  */
 const ASSET_ENTRIES = 10_000;
 
@@ -91,10 +91,11 @@ export interface SitePages {
 export function sitePages(context: SitePagesContext): SitePages {
   const { platform, caches, hosts, services, previewSecret: secret, secureCookie } = context;
   const outputs = new WeightedLru<string, ServedFile>(OUTPUT_ENTRIES, 1);
+  const { externalVersion } = platform.db;
   const assets = new LookupCache<string, AssetRecord | undefined>(
     ASSET_ENTRIES,
     HOST_CACHE_TTL_MS,
-    writeGeneration,
+    writeGeneration(["websites", "assets"], externalVersion && (() => platform.db.externalVersion!())),
   );
   const builds = draftBuilds(platform, {
     ttlMs: context.previewBuildTtlMs,
@@ -162,8 +163,8 @@ export function sitePages(context: SitePagesContext): SitePages {
   }
 
   /**
-   * The pointer is read on every request: a publish or rollback is seen at once, on every node; so are primary
-   * domains and redirects.
+   * A publish or rollback is served by the next request on every node (the pointer is read, or cached only where
+   * every commit to it is seen: `hostResolver`); so are primary domains and redirects changed through this node.
    */
   async function live(request: RequestLike, address: SiteAddress, host: string, ip: string): Promise<Reply> {
     const assetPath = ASSET_PATH.exec(request.pathname);
