@@ -46,6 +46,8 @@ export interface HostResolver {
   resolve(host: string | null | undefined): Promise<SiteAddress | undefined>;
   /** Where a live or custom-domain request goes: the published deployment, a redirect, or nothing. */
   target(address: SiteAddress): Promise<LiveTarget>;
+  /** `target` from memory alone (no database read, no wait); undefined when something is not cached or fresh. */
+  targetNow(address: SiteAddress): LiveTarget | undefined;
   /** The website of a slug (undefined for a label that cannot be a slug). */
   website(slug: string): Promise<WebsiteRecord | undefined>;
 }
@@ -78,10 +80,20 @@ export function hostResolver(platform: Platform): HostResolver {
     return pointers ? pointers.through(websiteId, read) : read();
   };
 
+  /** The cache key of an address's resolution; undefined for a label that cannot be a slug (nothing is served). */
+  const keyOf = (address: SiteAddress) =>
+    address.kind === "custom"
+      ? `custom:${address.hostname}`
+      : isSlug(address.slug)
+        ? `live:${address.slug}`
+        : undefined;
+
   const resolution = (address: SiteAddress): Promise<HostResolution> => {
+    const key = keyOf(address);
+    if (!key) return Promise.resolve({ kind: "none" });
     if (address.kind === "custom") {
       const hostname = address.hostname!;
-      return resolutions.through(`custom:${hostname}`, () =>
+      return resolutions.through(key, () =>
         platform.db.read(async (s) => {
           const record = await s.domains.byHostname(hostname);
           return record ? domainResolution(platform, s, record, Date.now()) : { kind: "none" };
@@ -89,8 +101,7 @@ export function hostResolver(platform: Platform): HostResolver {
       );
     }
     const { slug } = address;
-    if (!isSlug(slug)) return Promise.resolve({ kind: "none" });
-    return resolutions.through(`live:${slug}`, () =>
+    return resolutions.through(key, () =>
       platform.db.read((s) => slugResolution(platform, s, slug, Date.now())),
     );
   };
@@ -112,6 +123,13 @@ export function hostResolver(platform: Platform): HostResolver {
         Boolean(await platform.db.read((s) => s.domains.byHostname(hostname))),
       );
       return found ? customAddress(hostname) : undefined;
+    },
+    targetNow(address) {
+      const key = keyOf(address);
+      const resolved = key === undefined ? undefined : resolutions.get(key);
+      if (resolved?.kind !== "serve") return resolved;
+      const deploymentId = pointers?.get(resolved.websiteId);
+      return deploymentId === undefined ? undefined : { ...resolved, deploymentId };
     },
     async target(address) {
       const resolved = await resolution(address);

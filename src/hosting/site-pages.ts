@@ -26,6 +26,7 @@ import { verifyPreviewToken } from "./preview-token.ts";
 import { HOST_CACHE_TTL_MS, type HostResolver, isSlug } from "./resolve.ts";
 import {
   type ByteCaches,
+  cachedReply,
   type FileSource,
   platformPage,
   type Reply,
@@ -81,8 +82,13 @@ export interface SitePagesContext {
 
 /** Page serving: the GET and HEAD replies of live sites, custom domains, uploaded assets and draft previews. */
 export interface SitePages {
-  /** A live site's reply, by platform subdomain or custom domain. */
+  /** A live site's reply, by platform subdomain or custom domain (reading what `liveNow` finds in memory). */
   live(request: RequestLike, address: SiteAddress, host: string, ip: string): Promise<Reply>;
+  /**
+   * `live` answered from memory alone, at once (a cached page of a site whose host and publish pointer are cached
+   * and fresh); undefined when anything has to be read first: then `live` answers.
+   */
+  liveNow(request: RequestLike, address: SiteAddress, host: string, ip: string): Reply | undefined;
   /** A draft preview's reply (credentials checked first). */
   preview(event: H3Event, request: RequestLike, address: SiteAddress, ip: string): Promise<Reply>;
 }
@@ -160,6 +166,18 @@ export function sitePages(context: SitePagesContext): SitePages {
       caches,
       extra,
     );
+  }
+
+  /** A page of a cached deployment from memory (the hot path of `live`); see `SitePages.liveNow`. */
+  function liveNow(request: RequestLike, address: SiteAddress, host: string, ip: string): Reply | undefined {
+    if (ASSET_PATH.test(request.pathname)) return undefined;
+    const target = hosts.targetNow(address);
+    if (target?.kind !== "serve" || !target.deploymentId || services.before(request)) return undefined;
+    if (services.get(request, target.websiteId)) return undefined;
+    const prefix = `${target.deploymentId}\n`;
+    const reply = cachedReply(request, (path) => outputs.get(prefix + path), livePolicy, caches);
+    if (reply) recordPageView(platform.analytics, target.websiteId, host, request, reply, ip);
+    return reply;
   }
 
   /**
@@ -274,5 +292,5 @@ export function sitePages(context: SitePagesContext): SitePages {
     return respond(request, previewSource(build), previewPolicy, caches);
   }
 
-  return { live, preview };
+  return { live, liveNow, preview };
 }
