@@ -45,8 +45,9 @@ const unauthorizedToken = (message: string) =>
  * from it is refused 429 before any key is looked up; a request whose credential fails pays one token with an
  * atomic take, and is answered 401 only if it got one (429 otherwise), so of N parallel bad keys at most the tokens
  * left are answered 401. A credential that authenticates touches the bucket only to read it: valid keys in
- * parallel are never refused for each other. Every lookup reads the database (a key is looked up by its SHA-256,
- * a cheap indexed read), so a rotation or revocation applies on the next request on every node.
+ * parallel are never refused for each other. Every lookup asks the database (a key is looked up by its SHA-256, a
+ * cheap indexed read; on SQLite the record is reused only while the database is unchanged, see unchanged-cache.ts),
+ * so a rotation or revocation applies on the next request on every node.
  */
 export async function authenticate(
   platform: Platform,

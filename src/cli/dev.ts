@@ -48,6 +48,7 @@ export async function dev(args: string[]) {
         config,
         dataDir,
         ...operations.blobs,
+        analytics: operations.analytics,
         log: operations.log,
       });
       return createApp(platform);

@@ -3,6 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { defaultBlobRoot, parseBlobUrl, type S3Settings } from "../blobs/index.ts";
 import type { Logger } from "../kernel/platform.ts";
 import { createLogger, type LogFormat, type LogLevel, logFormats, logLevels } from "../observability/log.ts";
+import { countryLookup } from "../services/analytics/geoip.ts";
 import type { MediaConfig } from "../services/media/provider.ts";
 import { defaultResearchConfig, type ResearchConfig } from "../services/research/config.ts";
 import { generateSecretsKey, parseSecretsKey, SECRETS_KEY_FORMAT } from "../services/secrets/crypto.ts";
@@ -28,6 +29,8 @@ export interface OperationsConfig {
    * (see mediaFromEnv).
    */
   services: { research: ResearchConfig; media: MediaConfig };
+  /** The collector's GeoIP lookup, from SITEWRIGHT_GEOIP_DB (see geoipFromEnv); none without it. */
+  analytics: { countryOf?: (ip: string) => string | undefined };
 }
 
 /** The platform settings that come from the operations environment, for `PlatformConfig`. */
@@ -49,7 +52,8 @@ set SITEWRIGHT_BLOB_ROOT=/absolute/folder, or SITEWRIGHT_BLOB_URL=s3://bucket/pr
  * SITEWRIGHT_LOG_FORMAT (json | pretty; serve json, dev pretty), SITEWRIGHT_LOG_LEVEL (debug, info, warn, error,
  * silent; info), SITEWRIGHT_METRICS_TOKEN, SITEWRIGHT_BLOB_ROOT or SITEWRIGHT_BLOB_URL (see blobsFromEnv), SITEWRIGHT_DRAIN_DELAY_MS (0) and SITEWRIGHT_SHUTDOWN_TIMEOUT_MS
  * (30000), SITEWRIGHT_SECRETS_KEY (see secretsKeyFromEnv), SITEWRIGHT_PREVIEW_SECRET, SITEWRIGHT_SCRYPT_LOG2N,
- * SITEWRIGHT_OPERATOR_EMAILS, SITEWRIGHT_CHROMIUM_PATH (/usr/bin/chromium), SITEWRIGHT_IMAGE_API_* (see mediaFromEnv).
+ * SITEWRIGHT_OPERATOR_EMAILS, SITEWRIGHT_CHROMIUM_PATH (/usr/bin/chromium), SITEWRIGHT_IMAGE_API_* (see mediaFromEnv),
+ * SITEWRIGHT_GEOIP_DB (see geoipFromEnv).
  * Anything invalid is a CliError naming the variable.
  */
 export function operationsFromEnv(
@@ -87,7 +91,31 @@ export function operationsFromEnv(
       research: { ...defaultResearchConfig(), chromiumPath: chromiumPathFrom(env) },
       media: mediaFromEnv(env),
     },
+    analytics: geoipFromEnv(env),
   };
+}
+
+/**
+ * SITEWRIGHT_GEOIP_DB: a MaxMind DB file (`.mmdb`: GeoLite2 or GeoIP2 Country or City, or a compatible one), read
+ * once at start; analytics then records each page view's country. None ships with Sitewright; without one every
+ * country is empty (shown as Unknown). A path that cannot be read or is not such a file is a CliError.
+ */
+export function geoipFromEnv(env: NodeJS.ProcessEnv): OperationsConfig["analytics"] {
+  const path = env.SITEWRIGHT_GEOIP_DB || undefined;
+  if (path === undefined) return {};
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new CliError(`SITEWRIGHT_GEOIP_DB: cannot read '${path}' (${(error as Error).message}).`);
+  }
+  try {
+    return { countryOf: countryLookup(bytes) };
+  } catch (error) {
+    throw new CliError(
+      `SITEWRIGHT_GEOIP_DB: '${path}' is not a MaxMind DB (.mmdb) file (${(error as Error).message}).`,
+    );
+  }
 }
 
 /**

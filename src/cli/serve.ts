@@ -71,6 +71,7 @@ export async function serveFromEnv(args: string[]) {
         db,
         config: configFor(actual),
         ...operations.blobs,
+        analytics: operations.analytics,
         log: operations.log,
       });
       return createApp(platform);

@@ -1,6 +1,4 @@
 import type { Database, OpenOptions } from "./handle.ts";
-import type { Stores } from "./stores/index.ts";
-import { noteWrite } from "./write-generation.ts";
 
 export type { BucketSpec, Database, OpenOptions, RateLimiter, TakeResult } from "./handle.ts";
 
@@ -15,16 +13,6 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     db = await openSqlite(options);
   }
   await rebuildFlaggedIndexes(db);
-  // Caches of reads (hosting) drop what they read once a write of this process started or ended.
-  const transaction: Database["transaction"] = db.transaction.bind(db);
-  db.transaction = async <T>(work: (stores: Stores) => Promise<T>): Promise<T> => {
-    noteWrite();
-    try {
-      return await transaction(work);
-    } finally {
-      noteWrite();
-    }
-  };
   return db;
 }
 

@@ -1,15 +1,133 @@
+import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { tables } from "./schema/sqlite.ts";
+
 /**
- * A counter of this process's write transactions, bumped when one starts and again when it ends (committed or
- * not). Caches of database reads (hosting's host and asset lookups) keep the value they saw before reading and
- * drop an entry once it moved: a write made through this process is seen by the next request. Writes of other
- * processes are not counted; those caches expire their entries after a short time for them.
+ * Writes of this process, counted per table. Caches of database reads (hosting's host, pointer and asset lookups)
+ * keep the generation of the tables they read (`writeGeneration`) and drop an entry once it moved, so a write
+ * made through this process is seen by the next request while writes of other tables (form submissions,
+ * analytics, audit) leave them alone. A written table counts once when its statement is issued and again when its
+ * unit of work ends (committed or not): a value read in between is never kept. A write also counts for every table
+ * its foreign keys cascade into (deleting a website deletes its domains). Writes of other processes are not
+ * counted here: caches expire their entries, or also compare SQLite's `data_version` (`Database.externalVersion`).
  */
-let generation = 0;
 
-/** The current count (compare with an earlier one: equal means no write started or ended in between). */
-export const writeGeneration = (): number => generation;
-
-/** Counts a write transaction's start or end. */
-export const noteWrite = (): void => {
-  generation++;
+const counters = new Map<string, { n: number }>();
+const counter = (table: string) => {
+  let cell = counters.get(table);
+  if (!cell) {
+    cell = { n: 0 };
+    counters.set(table, cell);
+  }
+  return cell;
 };
+
+/** Each table with the tables a write to it can change through `ON DELETE` / `ON UPDATE` actions. */
+const reach: Map<string, readonly string[]> = (() => {
+  const into = new Map<string, Set<string>>();
+  for (const table of Object.values(tables) as SQLiteTable[]) {
+    const config = getTableConfig(table);
+    for (const key of config.foreignKeys) {
+      const acts = [key.onDelete, key.onUpdate].some((a) => a && a !== "no action" && a !== "restrict");
+      if (!acts) continue;
+      const parent = getTableConfig(key.reference().foreignTable).name;
+      if (!into.has(parent)) into.set(parent, new Set());
+      into.get(parent)!.add(config.name);
+    }
+  }
+  const closure = new Map<string, readonly string[]>();
+  for (const table of Object.values(tables) as SQLiteTable[]) {
+    const name = getTableConfig(table).name;
+    const seen = new Set([name]);
+    const stack = [name];
+    while (stack.length) {
+      for (const child of into.get(stack.pop()!) ?? []) {
+        if (seen.has(child)) continue;
+        seen.add(child);
+        stack.push(child);
+      }
+    }
+    closure.set(name, [...seen]);
+  }
+  return closure;
+})();
+
+/** Counts a write of `table` (and of every table it cascades into). */
+export function noteWrite(table: string): void {
+  for (const name of reach.get(table) ?? [table]) counter(name).n++;
+}
+
+/** `INSERT INTO t`, `UPDATE t`, `DELETE FROM t`, quoted or not, with SQLite's `OR …` conflict clauses. */
+const WRITE =
+  /\b(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+"?(\w+)"?/gi;
+const parsed = new Map<string, readonly string[]>();
+const MAX_PARSED = 4096;
+const NONE: readonly string[] = [];
+
+/** The tables a statement writes (none for a `SELECT`); the texts seen are remembered (drizzle reuses them). */
+export function writtenTables(query: string): readonly string[] {
+  let i = 0;
+  while (query.charCodeAt(i) <= 32) i++;
+  const first = query.charCodeAt(i) | 32;
+  if (first === 115 /* s */) return NONE; // SELECT (a `FOR UPDATE` lock writes nothing)
+  const known = parsed.get(query);
+  if (known) return known;
+  const found = new Set<string>();
+  for (const match of query.matchAll(WRITE)) if (reach.has(match[1]!)) found.add(match[1]!);
+  if (parsed.size >= MAX_PARSED) parsed.clear();
+  const result = found.size ? [...found] : NONE;
+  parsed.set(query, result);
+  return result;
+}
+
+/**
+ * The writes of one unit of work (a transaction, or a connection's statements outside one): its `logger` goes to
+ * drizzle, which calls it before each statement runs; `end` counts the written tables again once the unit is over.
+ */
+export class WriteTracker {
+  readonly #written = new Set<string>();
+  /** drizzle's `Logger`. */
+  readonly logger = {
+    logQuery: (query: string): void => {
+      for (const table of writtenTables(query)) {
+        this.#written.add(table);
+        noteWrite(table);
+      }
+    },
+  };
+
+  /**
+   * The unit is over: its tables count once more (what was read while it ran is not kept). `forget` false keeps
+   * them for the next `end` too (a tracker shared by concurrent units: one of them may still be writing).
+   */
+  end(forget = true): void {
+    if (this.#written.size === 0) return;
+    for (const table of this.#written) noteWrite(table);
+    if (forget) this.#written.clear();
+  }
+}
+
+/**
+ * A number that changes whenever one of `tableNames` is written by this process, or `external` (another
+ * process's commits, see `Database.externalVersion`) returns a new value. Unknown table names throw.
+ */
+export function writeGeneration(tableNames: readonly string[], external?: () => number): () => number {
+  const cells = tableNames.map((name) => {
+    if (!reach.has(name)) throw new Error(`no table ${name}`);
+    return counter(name);
+  });
+  let seen: number | undefined;
+  let changes = 0;
+  return () => {
+    let sum = changes;
+    for (const cell of cells) sum += cell.n;
+    if (external) {
+      const version = external();
+      if (version !== seen) {
+        seen = version;
+        changes++;
+        sum++;
+      }
+    }
+    return sum;
+  };
+}

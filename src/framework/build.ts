@@ -3,6 +3,7 @@ import { snapshotCms } from "./cms.ts";
 import { BuildFailure, buildError, diagnostic, sortDiagnostics } from "./diagnostics.ts";
 import { firstH1, renderDocument } from "./document.ts";
 import { collectForms, guardForms } from "./forms.ts";
+import { bundleFunctions } from "./functions/bundle-function.ts";
 import { resolveLimits } from "./limits.ts";
 import { compileMarkdown } from "./markdown-modules.ts";
 import { publicAssets, textAsset } from "./public-files.ts";
@@ -21,7 +22,7 @@ import type { BuildInput, BuildResult, BuiltAsset, BuiltPage, Diagnostic } from 
  * Steps: snapshot the CMS and hash the input; find the routes of `pages/`; compile Markdown pages;
  * bundle the modules (esbuild, in this process: parsing only) and the stylesheet; render every page
  * in the sandbox (QuickJS in a worker thread, with time, memory and stack limits); wrap each page in
- * its HTML document; record the forms. Any source error fails the whole build with
+ * its HTML document; record the forms. The server functions of `functions/` are bundled beside the pages. Any source error fails the whole build with
  * `ApiError("validation")` whose `details` list every `{file, line, column, message}`.
  */
 export async function buildSite(input: BuildInput): Promise<BuildResult> {
@@ -61,12 +62,13 @@ async function build(input: BuildInput): Promise<BuildResult> {
   errors.push(...publicFiles.errors);
   check(errors);
 
-  const [bundle, styles] = await Promise.all([
+  const [bundle, styles, functions] = await Promise.all([
     bundleRender(files, found.routes, markdown.modules),
     bundleStyles(files),
+    bundleFunctions(files),
   ]);
-  errors.push(...bundle.errors, ...styles.errors);
-  warnings.push(...bundle.warnings, ...styles.warnings);
+  errors.push(...bundle.errors, ...styles.errors, ...functions.errors);
+  warnings.push(...bundle.warnings, ...styles.warnings, ...functions.warnings);
   check(errors);
   if (!("js" in bundle)) throw new BuildFailure([diagnostic("(build)", "the bundle is empty.")]);
 
@@ -139,7 +141,14 @@ async function build(input: BuildInput): Promise<BuildResult> {
   const sourceOf = new Map(pages.map((page) => [page.route, page.source]));
   for (const problem of problems)
     warnings.push(diagnostic(sourceOf.get(problem.route) ?? "(render)", problem.message));
-  return { pages, assets, forms, warnings: sortDiagnostics(warnings), sourceHash };
+  return {
+    pages,
+    assets,
+    forms,
+    functions: functions.functions,
+    warnings: sortDiagnostics(warnings),
+    sourceHash,
+  };
 }
 
 /** Draft paths must be relative, normalized and text. */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { BuildMode, CmsSnapshot } from "./types.ts";
 
 /** Bumped when the framework's output for the same input changes, so old builds are not reused. */
-export const FRAMEWORK_VERSION = "1";
+export const FRAMEWORK_VERSION = "2";
 
 /**
  * SHA-256 (hex) identifying a build's input: framework version, mode, every file (sorted by path,

@@ -105,11 +105,24 @@ export interface BuiltForm {
   page: string;
 }
 
+/** One server function bundled by a build: `functions/<name>.ts` and what it imports, for the function sandbox. */
+export interface BuiltFunction {
+  name: string;
+  /** The draft file (`functions/<name>.ts` or `.js`). */
+  file: string;
+  /** The sandbox script (an IIFE that sets `__sw_function`). */
+  js: string;
+  /** Source map of `js` (JSON); draft files appear as `sw:<path>`. */
+  map: string;
+}
+
 /** Everything a build produced. Failures throw `ApiError("validation", …, { details: Diagnostic[] })`. */
 export interface BuildResult {
   pages: BuiltPage[];
   assets: BuiltAsset[];
   forms: BuiltForm[];
+  /** The server functions, bundled (a function that does not bundle fails the build). */
+  functions: BuiltFunction[];
   warnings: Diagnostic[];
   /** SHA-256 over the framework version, the mode, the sorted files and the CMS snapshot. */
   sourceHash: string;

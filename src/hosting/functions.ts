@@ -1,10 +1,10 @@
 // `POST /_framework/server/<name>` on a live site: runs the published deployment's server function.
 import type { H3Event } from "h3";
-import type { Stores } from "../db/stores/index.ts";
-import { FUNCTION_NAME, functionFile } from "../framework/functions/bundle-function.ts";
+import { FUNCTION_NAME } from "../framework/functions/bundle-function.ts";
 import { ApiError, toApiError } from "../kernel/errors.ts";
 import type { Platform } from "../kernel/platform.ts";
 import { readBodyText } from "../rest/body.ts";
+import { deploymentBundle } from "../services/functions/bundles.ts";
 import { runFunction } from "../services/functions/run.ts";
 import { WeightedLru } from "./lru.ts";
 import { pages } from "./pages.ts";
@@ -19,26 +19,9 @@ export const isFunctionPath = (pathname: string): boolean => pathname.startsWith
 /** Response headers a function may not set (the platform frames the response). */
 const FRAMED = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "set-cookie2"]);
 
-/** A deployment's source files, read once per node (a deployment never changes). */
-async function deploymentFiles(stores: Stores, deploymentId: string): Promise<Map<string, string>> {
-  const rows = await stores.deployments.files(deploymentId);
-  const texts = await stores.sourceFiles.getContents(rows.map((row) => row.sha256));
-  return new Map(rows.map((row) => [row.path, texts.get(row.sha256) ?? ""]));
-}
-
 /** The function endpoint of live sites. */
 export function functionEndpoint(platform: Platform) {
-  const filesOf = new WeightedLru<string, Promise<Map<string, string>>>(32, 1);
   const organizations = new WeightedLru<string, string>(10_000, 1);
-  const files = (deploymentId: string) => {
-    let found = filesOf.get(deploymentId);
-    if (!found) {
-      found = platform.db.read((stores) => deploymentFiles(stores, deploymentId));
-      found.catch(() => filesOf.delete(deploymentId));
-      filesOf.set(deploymentId, found, 1);
-    }
-    return found;
-  };
   const organizationOf = async (websiteId: string) => {
     let found = organizations.get(websiteId);
     if (!found) {
@@ -53,8 +36,11 @@ export function functionEndpoint(platform: Platform) {
     const { req } = event;
     try {
       const name = event.url.pathname.slice(FUNCTION_PREFIX.length);
-      const source = FUNCTION_NAME.test(name) ? await files(site.deploymentId) : undefined;
-      if (!source || !functionFile(source, name)) {
+      // The bundle the deployment's publish build stored: a live call never bundles.
+      const bundle = FUNCTION_NAME.test(name)
+        ? await deploymentBundle(platform, site.deploymentId, name)
+        : undefined;
+      if (!bundle) {
         const message = `The published website has no server function '${name.slice(0, 64)}' (functions/<name>.ts).`;
         return platformPage(pages.functionRefused(404, message), req.method);
       }
@@ -73,9 +59,8 @@ export function functionEndpoint(platform: Platform) {
           websiteId: site.websiteId,
           organizationId: await organizationOf(site.websiteId),
           trigger: "live",
-          cacheKey: `${site.deploymentId}:${name}`,
         },
-        source,
+        bundle,
         name,
         { method: req.method, url: event.url.href, headers, body },
       );

@@ -142,7 +142,8 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       try {
         return toResponse(
           address.kind !== "preview"
-            ? await sites.live(requestOf(event), address, hostOf(event), ip)
+            ? (sites.liveNow(requestOf(event), address, hostOf(event), ip) ??
+                (await sites.live(requestOf(event), address, hostOf(event), ip)))
             : await sites.preview(event, requestOf(event), address, ip),
         );
       } catch (error) {
@@ -163,15 +164,23 @@ export function createHosting(platform: Platform, options: HostingOptions = {}):
       };
       const requestId = currentRequestId(fastRequestId);
       noteOperation("hosting");
+      const write = (reply: Reply) => {
+        const raw: string[] = ["x-request-id", requestId];
+        for (const name in reply.headers) raw.push(name, reply.headers[name]!);
+        res.writeHead(reply.status, raw);
+        res.end(reply.body ?? undefined);
+      };
+      const ip = nodeClientIp(req, platform.config.trustProxy);
+      // A cached page is written at once, as a static file server writes it; anything else reads first.
+      const now = sites.liveNow(request, address, host!, ip);
+      if (now) {
+        write(now);
+        return true;
+      }
       sites
-        .live(request, address, host!, nodeClientIp(req, platform.config.trustProxy))
+        .live(request, address, host!, ip)
         .catch((error: unknown) => failed(error, method))
-        .then((reply) => {
-          const raw: string[] = ["x-request-id", requestId];
-          for (const name in reply.headers) raw.push(name, reply.headers[name]!);
-          res.writeHead(reply.status, raw);
-          res.end(reply.body ?? undefined);
-        })
+        .then(write)
         .catch((error: unknown) => {
           platform.log.error("hosting", error);
           res.destroy();

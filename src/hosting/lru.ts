@@ -56,9 +56,9 @@ export class WeightedLru<K, V> {
 }
 
 /**
- * A bounded LRU of database lookups that may go stale: an entry is used while no write transaction of this
- * process started or ended since it was read (`writeGeneration`) and for at most `ttlMs` (writes of other
- * processes, which this one cannot see, are picked up after that).
+ * A bounded LRU of database lookups that may go stale: an entry is used while `generation` (the writes of the
+ * tables it read: `writeGeneration`) has not moved since it was read, and for at most `ttlMs` (writes of other
+ * processes that the generation cannot see are picked up after that).
  */
 export class LookupCache<K, V> {
   readonly #entries: WeightedLru<K, { value: V; generation: number; expires: number }>;

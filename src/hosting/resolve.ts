@@ -17,12 +17,21 @@ import { LookupCache } from "./lru.ts";
 export const isSlug = (slug: string) => SLUG_PATTERN.test(slug) && !slug.includes("--");
 
 /**
- * How long a host's resolution (website, domains, redirects) is reused when no write of this process happened
- * meanwhile: the time a domain or slug change made through another node takes to reach this one. The publish
- * pointer is never cached: a publish or rollback is seen by the next request on every node.
+ * How long a host's resolution (website, domains, redirects) is reused while no write of this process touched
+ * their tables: the time a domain or slug change made through another PostgreSQL node takes to reach this one
+ * (and a domain's grace period or an old slug's redirect takes to run out). On SQLite another process's commit
+ * drops every entry at once (`Database.externalVersion`).
  */
 export const HOST_CACHE_TTL_MS = 1000;
 const HOST_CACHE_ENTRIES = 10_000;
+/** The tables a host's resolution reads. */
+const RESOLUTION_TABLES = ["websites", "website_domains", "website_slug_redirects"];
+/**
+ * A publish pointer is cached only where every commit to it is seen without a query (SQLite: this process's
+ * writes, and `data_version` for other processes), so a publish or rollback is served by the next request. On
+ * PostgreSQL it is read on every request (another node may have moved it).
+ */
+const POINTER_CACHE_TTL_MS = 60_000;
 
 /** Host resolution: which site a Host header addresses, and where a live request for it goes. */
 export interface HostResolver {
@@ -37,6 +46,8 @@ export interface HostResolver {
   resolve(host: string | null | undefined): Promise<SiteAddress | undefined>;
   /** Where a live or custom-domain request goes: the published deployment, a redirect, or nothing. */
   target(address: SiteAddress): Promise<LiveTarget>;
+  /** `target` from memory alone (no database read, no wait); undefined when something is not cached or fresh. */
+  targetNow(address: SiteAddress): LiveTarget | undefined;
   /** The website of a slug (undefined for a label that cannot be a slug). */
   website(slug: string): Promise<WebsiteRecord | undefined>;
 }
@@ -45,17 +56,44 @@ export interface HostResolver {
 export function hostResolver(platform: Platform): HostResolver {
   const matchHost = siteHostMatcher(platform.config.sitesDomain);
   const matchCustom = customHostMatcher(platform);
+  const { db } = platform;
+  const external = db.externalVersion && (() => db.externalVersion!());
   const resolutions = new LookupCache<string, HostResolution>(
     HOST_CACHE_ENTRIES,
     HOST_CACHE_TTL_MS,
-    writeGeneration,
+    writeGeneration(RESOLUTION_TABLES, external),
   );
-  const customs = new LookupCache<string, boolean>(HOST_CACHE_ENTRIES, HOST_CACHE_TTL_MS, writeGeneration);
+  const customs = new LookupCache<string, boolean>(
+    HOST_CACHE_ENTRIES,
+    HOST_CACHE_TTL_MS,
+    writeGeneration(["website_domains"], external),
+  );
+  const pointers =
+    external &&
+    new LookupCache<string, string | null>(
+      HOST_CACHE_ENTRIES,
+      POINTER_CACHE_TTL_MS,
+      writeGeneration(["website_publish_state"], external),
+    );
+  const publishedId = (websiteId: string) => {
+    const read = () => db.read((s) => s.deployments.publishedId(websiteId));
+    return pointers ? pointers.through(websiteId, read) : read();
+  };
+
+  /** The cache key of an address's resolution; undefined for a label that cannot be a slug (nothing is served). */
+  const keyOf = (address: SiteAddress) =>
+    address.kind === "custom"
+      ? `custom:${address.hostname}`
+      : isSlug(address.slug)
+        ? `live:${address.slug}`
+        : undefined;
 
   const resolution = (address: SiteAddress): Promise<HostResolution> => {
+    const key = keyOf(address);
+    if (!key) return Promise.resolve({ kind: "none" });
     if (address.kind === "custom") {
       const hostname = address.hostname!;
-      return resolutions.through(`custom:${hostname}`, () =>
+      return resolutions.through(key, () =>
         platform.db.read(async (s) => {
           const record = await s.domains.byHostname(hostname);
           return record ? domainResolution(platform, s, record, Date.now()) : { kind: "none" };
@@ -63,8 +101,7 @@ export function hostResolver(platform: Platform): HostResolver {
       );
     }
     const { slug } = address;
-    if (!isSlug(slug)) return Promise.resolve({ kind: "none" });
-    return resolutions.through(`live:${slug}`, () =>
+    return resolutions.through(key, () =>
       platform.db.read((s) => slugResolution(platform, s, slug, Date.now())),
     );
   };
@@ -87,11 +124,17 @@ export function hostResolver(platform: Platform): HostResolver {
       );
       return found ? customAddress(hostname) : undefined;
     },
+    targetNow(address) {
+      const key = keyOf(address);
+      const resolved = key === undefined ? undefined : resolutions.get(key);
+      if (resolved?.kind !== "serve") return resolved;
+      const deploymentId = pointers?.get(resolved.websiteId);
+      return deploymentId === undefined ? undefined : { ...resolved, deploymentId };
+    },
     async target(address) {
       const resolved = await resolution(address);
       if (resolved.kind !== "serve") return resolved;
-      const deploymentId = await platform.db.read((s) => s.deployments.publishedId(resolved.websiteId));
-      return { ...resolved, deploymentId };
+      return { ...resolved, deploymentId: await publishedId(resolved.websiteId) };
     },
     website: (slug) =>
       isSlug(slug) ? platform.db.read((s) => s.websites.getBySlug(slug)) : Promise.resolve(undefined),

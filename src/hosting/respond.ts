@@ -221,14 +221,21 @@ export async function respond(
   });
 }
 
-async function sendFile(
+/** What a file's reply needs before its bytes: its headers, the encoding to send, or the whole 304. */
+interface FilePlan {
+  headers: Record<string, string>;
+  encoding: Encoding | null;
+  validated: boolean;
+  notModified?: Reply;
+}
+
+function planFile(
   request: RequestLike,
-  source: FileSource,
   policy: ResponsePolicy,
   caches: ByteCaches,
   file: ServedFile,
   status: 200 | 404,
-): Promise<Reply> {
+): FilePlan {
   const compressible = policy.compress && isCompressible(file.contentType) && file.size >= MIN_COMPRESS_BYTES;
   const headers: Record<string, string> = {
     "content-type": file.contentType,
@@ -240,32 +247,73 @@ async function sendFile(
   const validated = policy.conditional && status === 200;
   const ifNoneMatch = validated ? request.headers.get("if-none-match") : null;
   const encoding = compressible ? negotiateEncoding(request.headers.get("accept-encoding")) : null;
+  if (!ifNoneMatch || !etagMatches(ifNoneMatch, file.sha256)) return { headers, encoding, validated };
+  // The tag of the representation a 200 would carry (content that does not shrink is sent as it is).
+  const tagged = encoding && caches.compressed.get(`${encoding}:${file.sha256}`) !== null ? encoding : null;
+  const { "content-type": _type, ...rest } = headers;
+  const notModified = {
+    status: 304,
+    headers: { ...rest, etag: `"${file.sha256}${tagged ? `-${tagged}` : ""}"` },
+    body: null,
+  };
+  return { headers, encoding, validated, notModified };
+}
 
-  if (ifNoneMatch && etagMatches(ifNoneMatch, file.sha256)) {
-    // The tag of the representation a 200 would carry (content that does not shrink is sent as it is).
-    const tagged = encoding && caches.compressed.get(`${encoding}:${file.sha256}`) !== null ? encoding : null;
-    const { "content-type": _type, ...rest } = headers;
-    return {
-      status: 304,
-      headers: { ...rest, etag: `"${file.sha256}${tagged ? `-${tagged}` : ""}"` },
-      body: null,
-    };
-  }
+/** The reply of a planned file from its bytes (`encoded`: the negotiated encoding's, null when it does not shrink). */
+function fileReply(
+  request: RequestLike,
+  plan: FilePlan,
+  file: ServedFile,
+  status: 200 | 404,
+  raw: Uint8Array,
+  encoded: Uint8Array | null,
+): Reply {
+  const { headers } = plan;
+  const used = plan.encoding && encoded ? plan.encoding : null;
+  const body = used ? encoded! : raw;
+  if (used) headers["content-encoding"] = used;
+  if (plan.validated) headers.etag = `"${file.sha256}${used ? `-${used}` : ""}"`;
+  headers["content-length"] = String(body.byteLength);
+  return { status, headers, body: request.method === "HEAD" ? null : body };
+}
 
+async function sendFile(
+  request: RequestLike,
+  source: FileSource,
+  policy: ResponsePolicy,
+  caches: ByteCaches,
+  file: ServedFile,
+  status: 200 | 404,
+): Promise<Reply> {
+  const plan = planFile(request, policy, caches, file, status);
+  if (plan.notModified) return plan.notModified;
   const raw = source.inMemory
     ? await source.bytes(file)
     : await caches.rawBytes(file.sha256, () => source.bytes(file));
-  let body = raw;
-  let used: Encoding | null = null;
-  if (encoding) {
-    const encoded = await caches.encoded(file.sha256, encoding, raw);
-    if (encoded) {
-      body = encoded;
-      used = encoding;
-      headers["content-encoding"] = encoding;
-    }
-  }
-  if (validated) headers.etag = `"${file.sha256}${used ? `-${used}` : ""}"`;
-  headers["content-length"] = String(body.byteLength);
-  return { status, headers, body: request.method === "HEAD" ? null : body };
+  const encoded = plan.encoding ? await caches.encoded(file.sha256, plan.encoding, raw) : null;
+  return fileReply(request, plan, file, status, raw, encoded);
+}
+
+/**
+ * `respond` for a file found at its exact path, answered from memory alone (`find` reads cached output records;
+ * bytes and compressed bytes come from `caches`); undefined when anything is not in memory yet (or the path is
+ * not a plain file), so the caller takes `respond`, which reads and fills the caches.
+ */
+export function cachedReply(
+  request: RequestLike,
+  find: (path: string) => ServedFile | undefined,
+  policy: ResponsePolicy,
+  caches: ByteCaches,
+): Reply | undefined {
+  const target = targetOf(request.pathname);
+  if (target.kind === "invalid") return undefined;
+  const file = find(target.file);
+  if (!file) return undefined;
+  const plan = planFile(request, policy, caches, file, 200);
+  if (plan.notModified) return plan.notModified;
+  const raw = caches.raw.get(file.sha256);
+  if (!raw) return undefined;
+  const encoded = plan.encoding ? caches.compressed.get(`${plan.encoding}:${file.sha256}`) : null;
+  if (encoded === undefined) return undefined;
+  return fileReply(request, plan, file, 200, raw, encoded);
 }

@@ -26,6 +26,7 @@ import { verifyPreviewToken } from "./preview-token.ts";
 import { HOST_CACHE_TTL_MS, type HostResolver, isSlug } from "./resolve.ts";
 import {
   type ByteCaches,
+  cachedReply,
   type FileSource,
   platformPage,
   type Reply,
@@ -61,8 +62,8 @@ const previewPolicy: ResponsePolicy = {
 /** Output records of deployments: immutable once published, so cached by (deployment, path) without expiry. */
 const OUTPUT_ENTRIES = 50_000;
 /**
- * Asset records by (slug, sha256): reused until a write of this process (an asset deletion, a rename) or
- * `HOST_CACHE_TTL_MS` (a deletion through another node).
+ * Asset records by (slug, sha256): reused until this process writes websites or assets (an asset deletion, a
+ * rename), another SQLite process commits, or `HOST_CACHE_TTL_MS` passes (a deletion through another node).
  */
 const ASSET_ENTRIES = 10_000;
 
@@ -81,8 +82,13 @@ export interface SitePagesContext {
 
 /** Page serving: the GET and HEAD replies of live sites, custom domains, uploaded assets and draft previews. */
 export interface SitePages {
-  /** A live site's reply, by platform subdomain or custom domain. */
+  /** A live site's reply, by platform subdomain or custom domain (reading what `liveNow` finds in memory). */
   live(request: RequestLike, address: SiteAddress, host: string, ip: string): Promise<Reply>;
+  /**
+   * `live` answered from memory alone, at once (a cached page of a site whose host and publish pointer are cached
+   * and fresh); undefined when anything has to be read first: then `live` answers.
+   */
+  liveNow(request: RequestLike, address: SiteAddress, host: string, ip: string): Reply | undefined;
   /** A draft preview's reply (credentials checked first). */
   preview(event: H3Event, request: RequestLike, address: SiteAddress, ip: string): Promise<Reply>;
 }
@@ -91,10 +97,11 @@ export interface SitePages {
 export function sitePages(context: SitePagesContext): SitePages {
   const { platform, caches, hosts, services, previewSecret: secret, secureCookie } = context;
   const outputs = new WeightedLru<string, ServedFile>(OUTPUT_ENTRIES, 1);
+  const { externalVersion } = platform.db;
   const assets = new LookupCache<string, AssetRecord | undefined>(
     ASSET_ENTRIES,
     HOST_CACHE_TTL_MS,
-    writeGeneration,
+    writeGeneration(["websites", "assets"], externalVersion && (() => platform.db.externalVersion!())),
   );
   const builds = draftBuilds(platform, {
     ttlMs: context.previewBuildTtlMs,
@@ -161,9 +168,21 @@ export function sitePages(context: SitePagesContext): SitePages {
     );
   }
 
+  /** A page of a cached deployment from memory (the hot path of `live`); see `SitePages.liveNow`. */
+  function liveNow(request: RequestLike, address: SiteAddress, host: string, ip: string): Reply | undefined {
+    if (ASSET_PATH.test(request.pathname)) return undefined;
+    const target = hosts.targetNow(address);
+    if (target?.kind !== "serve" || !target.deploymentId || services.before(request)) return undefined;
+    if (services.get(request, target.websiteId)) return undefined;
+    const prefix = `${target.deploymentId}\n`;
+    const reply = cachedReply(request, (path) => outputs.get(prefix + path), livePolicy, caches);
+    if (reply) recordPageView(platform.analytics, target.websiteId, host, request, reply, ip);
+    return reply;
+  }
+
   /**
-   * The pointer is read on every request: a publish or rollback is seen at once, on every node; so are primary
-   * domains and redirects.
+   * A publish or rollback is served by the next request on every node (the pointer is read, or cached only where
+   * every commit to it is seen: `hostResolver`); so are primary domains and redirects changed through this node.
    */
   async function live(request: RequestLike, address: SiteAddress, host: string, ip: string): Promise<Reply> {
     const assetPath = ASSET_PATH.exec(request.pathname);
@@ -273,5 +292,5 @@ export function sitePages(context: SitePagesContext): SitePages {
     return respond(request, previewSource(build), previewPolicy, caches);
   }
 
-  return { live, preview };
+  return { live, liveNow, preview };
 }

@@ -75,7 +75,13 @@ export function consoleTransport(log: { info(message: string): void }): MailTran
 /** Production transport: SMTP through nodemailer, e.g. `smtp://user:pass@smtp.example.com:587`. */
 export async function smtpTransport(url: string): Promise<MailTransport> {
   const nodemailer = await import("nodemailer");
-  const transporter = nodemailer.createTransport(url);
+  // Short timeouts: a stuck exchange fails (and is retried) long before the queue's 5-minute claim lapses.
+  const transporter = nodemailer.createTransport({
+    url,
+    connectionTimeout: 30_000,
+    greetingTimeout: 30_000,
+    socketTimeout: 60_000,
+  });
   return {
     async deliver(message) {
       await transporter.sendMail({

@@ -7,7 +7,11 @@ import type { MailMessage } from "./mailer.ts";
 export const MAX_ATTEMPTS = 8;
 /** The wait after the first failed try; doubled after each further one. */
 export const FIRST_RETRY_MS = 30_000;
-/** How long a claimed message is left alone by other workers while one tries it. */
+/**
+ * How long a claimed message is left alone by other workers while one tries it: far beyond one SMTP exchange
+ * (the transport's timeouts end a stuck one within minutes), so a message is sent twice only when a process
+ * stops between the server accepting it and its row being marked sent.
+ */
 const CLAIM_MS = 5 * 60_000;
 const BATCH = 50;
 
@@ -48,6 +52,7 @@ export async function deliverDueMail(platform: Platform, now = Date.now()): Prom
       s.mail.claim(row.id, row.nextAttemptAt!, now + CLAIM_MS),
     );
     if (!claimed) continue;
+    let accepted = false;
     try {
       await platform.mail.deliver({
         to: row.toAddress,
@@ -56,9 +61,16 @@ export async function deliverDueMail(platform: Platform, now = Date.now()): Prom
         ...(row.htmlBody ? { html: row.htmlBody } : {}),
         kind: row.kind,
       });
+      accepted = true;
       await platform.db.transaction((s) => s.mail.markSent(row.id, Date.now()));
       sent++;
     } catch (error) {
+      if (accepted) {
+        // The server took the message; only recording it failed. Not a failed delivery: the row stays claimed
+        // and is sent again only if its claim lapses unmarked (the documented at-least-once window).
+        platform.log.error(`mail: ${row.id} was delivered but could not be marked sent`, error);
+        continue;
+      }
       const attempts = row.attempts + 1;
       const delay = retryDelay(attempts);
       const reason = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,4 @@
 import {
-  classifyInboundRequest,
   createMcpHandler,
   isJsonContentType,
   WebStandardStreamableHTTPServerTransport,
@@ -14,7 +13,7 @@ import type { Principal } from "../kernel/principal.ts";
 import { resourceMetadataUrlOf, resourceOf, SCOPE_ALL } from "../oauth/settings.ts";
 import { bodyLimit, readBodyText } from "../rest/body.ts";
 import { errorResponse } from "../rest/http.ts";
-import { fastModernToolsCall, fastToolsCall } from "./fast-call.ts";
+import { eraClassifier, fastModernToolsCall, fastToolsCall } from "./fast-call.ts";
 import { checkOrigin, corsHeaders, currentOriginPolicy, preflightResponse, withHeaders } from "./origins.ts";
 import { narrowed, selectionOf } from "./selection.ts";
 import { type CallerInfo, mcpServerFactory, SERVER_NAME, toolCaller } from "./server-factory.ts";
@@ -38,6 +37,8 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
   const nameOperation = (id: string) => platform.registry.nameFor("mcp", id);
   const serverInfo = { name: SERVER_NAME, version };
   const byName = new Map(mcpTools(platform.registry.tools).map(({ tool }) => [tool.mcpName, tool]));
+  const known = (name: string) => byName.has(name);
+  const classify = eraClassifier();
 
   /**
    * A `tools/call` that only the consent's scope stands in the way of (a write tool on a read-only connection the
@@ -89,16 +90,9 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
       const raw = new Request(request.url, { method: "POST", headers: request.headers, body: text });
       return await entry.fetch(raw, { authInfo });
     }
-    const known = (name: string) => byName.has(name);
     // What the SDK's isLegacyRequest(request, body) computes, without its async wrapper; a request the
     // classifier refuses (a malformed envelope, say) is never fast-pathed: the SDK answers it.
-    const era = classifyInboundRequest({
-      httpMethod: request.method,
-      protocolVersionHeader: request.headers.get("mcp-protocol-version") ?? undefined,
-      mcpMethodHeader: request.headers.get("mcp-method") ?? undefined,
-      mcpNameHeader: request.headers.get("mcp-name") ?? undefined,
-      body,
-    }).kind;
+    const era = classify(request, body);
     if (era === "legacy") {
       const fast =
         options.fastPath !== false &&

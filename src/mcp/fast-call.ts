@@ -1,4 +1,8 @@
-import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
+import {
+  classifyInboundRequest,
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/server";
 import type { ToolCallResult } from "./server-factory.ts";
 
 const legacyVersions = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
@@ -8,7 +12,7 @@ function toolsCallOf(body: unknown, withMeta: boolean) {
   if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
   const { jsonrpc, id, method, params, ...rest } = body as Record<string, unknown>;
   if (jsonrpc !== "2.0" || method !== "tools/call" || Object.keys(rest).length > 0) return undefined;
-  if (typeof id !== "string" && (typeof id !== "number" || !Number.isInteger(id))) return undefined;
+  if (typeof id !== "string" && (typeof id !== "number" || !Number.isSafeInteger(id))) return undefined;
   if (!params || typeof params !== "object" || Array.isArray(params)) return undefined;
   const { name, arguments: args, _meta: meta, ...extra } = params as Record<string, unknown>;
   if (typeof name !== "string" || Object.keys(extra).length > 0 || (!withMeta && meta !== undefined)) {
@@ -16,6 +20,50 @@ function toolsCallOf(body: unknown, withMeta: boolean) {
   }
   if (args !== undefined && (!args || typeof args !== "object" || Array.isArray(args))) return undefined;
   return { id, name, args: args as Record<string, unknown> | undefined, meta };
+}
+
+/** The era the SDK's `classifyInboundRequest` gives a request (`legacy`, `modern`, or a rejection). */
+export type Era = ReturnType<typeof classifyInboundRequest>["kind"];
+
+/**
+ * `classifyInboundRequest(...).kind` of a request, remembered for single well-formed `tools/call` bodies (at most
+ * `maxEntries` distinct ones). Their classification reads the HTTP method, the three MCP headers and the body's
+ * JSON-RPC shape, method and `_meta` envelope, never the arguments or the id's value (a string or a safe integer
+ * here), and an agent sends the same envelope with every call: classifying it once (~17 µs) is enough. Anything
+ * else is classified every time.
+ */
+export function eraClassifier(maxEntries = 256): (request: Request, body: unknown) => Era {
+  const known = new Map<string, Era>();
+  return (request, body) => {
+    const headers = request.headers;
+    const input = {
+      httpMethod: request.method,
+      protocolVersionHeader: headers.get("mcp-protocol-version") ?? undefined,
+      mcpMethodHeader: headers.get("mcp-method") ?? undefined,
+      mcpNameHeader: headers.get("mcp-name") ?? undefined,
+      body,
+    };
+    const call = toolsCallOf(body, true);
+    if (!call) return classifyInboundRequest(input).kind;
+    const { httpMethod, protocolVersionHeader, mcpMethodHeader, mcpNameHeader } = input;
+    const key = JSON.stringify([
+      httpMethod,
+      protocolVersionHeader ?? null,
+      mcpMethodHeader ?? null,
+      mcpNameHeader ?? null,
+      typeof call.id,
+      call.name,
+      call.meta === undefined,
+      call.meta ?? null,
+    ]);
+    let era = known.get(key);
+    if (era === undefined) {
+      era = classifyInboundRequest(input).kind;
+      if (known.size >= maxEntries) known.delete(known.keys().next().value as string);
+      known.set(key, era);
+    }
+    return era;
+  };
 }
 
 /**

@@ -10,6 +10,11 @@ export interface Metrics {
   rateLimited(bucket: string): void;
   /** One run of the framework's build for a publish (a reused deployment runs none). */
   publishBuild(): void;
+  /**
+   * A server function bundled when it was called: a draft's on `functions.invoke` (once per draft source), or a
+   * deployment's built before functions were bundled at publish. A current deployment's live call bundles nothing.
+   */
+  functionBundled(source: "draft" | "deployment"): void;
   /** The exposition text (text/plain; version=0.0.4). */
   render(): Promise<string>;
   readonly contentType: string;
@@ -82,6 +87,12 @@ export function createMetrics(db: Database): Metrics {
     help: "Builds run to publish a website (an unchanged draft reuses its deployment and builds nothing).",
     registers: [registry],
   });
+  const functionBundles = new Counter({
+    name: "sitewright_function_bundles_total",
+    help: "Server functions bundled when called, by source (draft, or a deployment built before publish bundled them).",
+    labelNames: ["source"],
+    registers: [registry],
+  });
   new Gauge({
     name: "sitewright_db_pool_connections",
     help: "Database pool connections by state (total, idle, waiting requests, max); PostgreSQL only.",
@@ -101,6 +112,7 @@ export function createMetrics(db: Database): Metrics {
     },
     rateLimited: (bucket) => rejections.inc({ bucket }),
     publishBuild: () => publishBuilds.inc(),
+    functionBundled: (source) => functionBundles.inc({ source }),
     contentType: registry.contentType,
     render: () => Registry.merge([shared, registry]).metrics(),
   };

@@ -99,4 +99,67 @@ describeMatrix("cms asset values", (ctx) => {
     expect(got.body.values.cover).toBe(mine.id);
     expect(await count(site.id, collection.id)).toBe(2);
   });
+
+  it("a field converted to an asset type keeps only the website's asset ids: others refuse the change, or force clears them", async () => {
+    const site = await ctx.t.createWebsite(`cms-assets-convert-${ctx.mode}-${++n}`);
+    const mine = await upload(site.id);
+    const theirs = await upload((await setup()).site.id);
+    const created = await ctx.request("POST", "/cms/collections", {
+      body: {
+        websiteId: site.id,
+        name: "Posts",
+        fields: [
+          { key: "title", name: "Title", type: "text" },
+          { key: "picture", name: "Picture", type: "text" },
+        ],
+      },
+    });
+    const collection = created.body as { id: string; fields: { id: string; key: string }[] };
+    const picture = collection.fields.find((field) => field.key === "picture")!;
+    const values = [mine.id, "https://example.test/p.jpg", theirs.id, newId()];
+    const items: { id: string; slug: string }[] = [];
+    for (const [i, value] of values.entries()) {
+      const item = await ctx.request("POST", `/cms/collections/${collection.id}/items`, {
+        body: { websiteId: site.id, values: { title: `Post ${i}`, picture: value } },
+      });
+      expect(item.status, JSON.stringify(item.body)).toBe(200);
+      items.push(item.body);
+    }
+    // The third item is also published with the foreign id: published values are checked too.
+    const published = await ctx.request("POST", "/cms/items/set-published", {
+      body: { websiteId: site.id, itemIds: [items[2]!.id], published: true },
+    });
+    expect(published.status).toBe(200);
+    const convert = (force?: boolean) =>
+      ctx.request("PATCH", `/cms/fields/${picture.id}`, {
+        body: { websiteId: site.id, type: "image", ...(force ? { force } : {}) },
+      });
+    const picturesOf = async () =>
+      Promise.all(
+        items.map(
+          async (item) =>
+            (await ctx.request("GET", `/cms/items/${item.id}?websiteId=${site.id}`)).body.values.picture,
+        ),
+      );
+
+    const refused = await convert();
+    expect(refused.status).toBe(409);
+    expect(refused.body.kind).toBe("conflict");
+    expect(refused.body.message).toBe(
+      `type: field 'picture' cannot change from text to image: item '${items[2]!.id}' (slug '${items[2]!.slug}') has the draft value "${theirs.id}" ('${theirs.id}' is not an asset of this website). Nothing was changed.`,
+    );
+    expect(refused.body.suggestion).toMatch(/assets\.list|assets_list/);
+    expect(refused.body.suggestion).toMatch(/force: true/);
+    // Nothing changed: the field is still text and every value is as it was.
+    const fields = await ctx.request("GET", `/cms/collections/${collection.id}?websiteId=${site.id}`);
+    expect(fields.body.fields.find((field: { key: string }) => field.key === "picture").type).toBe("text");
+    expect(await picturesOf()).toEqual(values);
+
+    const forced = await convert(true);
+    expect(forced.status, JSON.stringify(forced.body)).toBe(200);
+    expect(forced.body.type).toBe("image");
+    // The foreign id (draft and published) and the unknown id are cleared; the asset and the URL stay.
+    expect(forced.body.conversion).toEqual({ itemsUpdated: 2, valuesCleared: 3 });
+    expect(await picturesOf()).toEqual([mine.id, values[1], undefined, undefined]);
+  });
 });

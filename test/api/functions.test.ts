@@ -4,7 +4,7 @@ import { closeFunctionPool } from "../../src/framework/functions/pool.ts";
 import { closeSandboxPool } from "../../src/framework/index.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { defaultFunctionLimits } from "../../src/services/functions/limits.ts";
-import { rawRequest } from "../support/hosting.ts";
+import { visitFunction } from "../support/hosting.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
 import { atOnceBound, timed } from "../support/timing.ts";
 
@@ -110,30 +110,7 @@ describeMatrix(
       });
 
     /** POST to the live site's function, as a visitor. */
-    const visit = async (name: string, body: unknown) => {
-      const host = `${site.slug}.localhost`;
-      const init = {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      };
-      if (ctx.mode === "server") {
-        const res = await rawRequest(
-          Number(new URL(ctx.origin).port),
-          host,
-          `/_framework/server/${name}`,
-          init,
-        );
-        return { status: res.status, body: res.body.toString(), headers: res.headers };
-      }
-      const res = await ctx.t.app.fetch(
-        new Request(`http://${host}/_framework/server/${name}`, {
-          ...init,
-          headers: { ...init.headers, host },
-        }),
-      );
-      return { status: res.status, body: await res.text(), headers: Object.fromEntries(res.headers) };
-    };
+    const visit = (name: string, body: unknown) => visitFunction(ctx, site.slug, name, body);
 
     it("invokes a draft function: env holds the secrets, fetch reaches the allowed stub, the log is redacted", async () => {
       const before = stub.hits.length;

@@ -7,6 +7,7 @@ import { mintPreviewToken, previewSecret } from "../../src/hosting/preview-token
 import { newId } from "../../src/kernel/ids.ts";
 import { createApp } from "../../src/server.ts";
 import { decodeContent } from "../../src/services/source-code/content.ts";
+import { rawQuery } from "../stores/fixtures.ts";
 import {
   publishBuild,
   publishFiles,
@@ -369,7 +370,7 @@ describeMatrix(
       const otherNode = createApp(ctx.t.platform);
       expect((await h.site(host, "/", { app: otherNode })).text).toContain("Version one");
 
-      await publishFiles(ctx.t.platform, website.id, tinySite("Version two"));
+      const v2 = await publishFiles(ctx.t.platform, website.id, tinySite("Version two"));
       expect((await h.site(host, "/")).text).toContain("<h1>Version two</h1>");
       expect((await h.site(host, "/", { app: otherNode })).text).toContain("Version two");
 
@@ -378,6 +379,16 @@ describeMatrix(
       expect((await h.site(host, "/", { app: otherNode })).text).toContain("Version one");
       const etag = (await h.site(host, "/")).headers.get("etag")!;
       expect(etag).toBe(`"${shaOf(v1.result.pages.find((p) => p.route === "/")!.html)}"`);
+
+      // A rollback committed by another process (its own connection to the database) is served at once too.
+      const mark = ctx.dialect === "pg" ? ["$1", "$2"] : ["?", "?"];
+      await rawQuery(
+        ctx.dialect,
+        ctx.t.databaseUrl,
+        `UPDATE website_publish_state SET published_deployment_id = ${mark[0]} WHERE website_id = ${mark[1]}`,
+        [v2.deploymentId, website.id],
+      );
+      expect((await h.site(host, "/")).text).toContain("<h1>Version two</h1>");
 
       await setPublished(ctx.t.platform, website.id, null);
       const gone = await h.site(host, "/");

@@ -94,6 +94,7 @@ describeMatrix("media generation (offline provider)", (ctx) => {
       referenceAssetIds: [ref.id],
       provider: "offline",
       model: "offline-placeholder",
+      placeholder: true,
     });
     expect(
       (await ctx.request("GET", `/websites/${website.id}/assets/${ref.id}`)).body.generation,
@@ -195,6 +196,109 @@ describeMatrix("media generation (offline provider)", (ctx) => {
       used: FREE_MONTHLY_AI_CREDITS,
       remaining: 0,
     });
+  });
+
+  it("reports credit use by generation (period totals, recent, sources) and lists generated assets apart", async () => {
+    const other = await ctx.t.createOrganization(`media-use-${ctx.mode}`);
+    const organizationId = other.organization.id;
+    await ctx.t.platform.db.transaction(async (s) => {
+      await s.billing.putAccount({
+        ...freeAccount(organizationId, Date.now()),
+        aiCreditsUsed: FREE_MONTHLY_AI_CREDITS - 1,
+        prepaidCredits: 5,
+      });
+      await s.billing.insertGrant({
+        id: `grant-use-${ctx.mode}`,
+        organizationId,
+        credits: 1,
+        remaining: 1,
+        expiresAt: null,
+        createdAt: Date.now(),
+      });
+    });
+    const keyOf = (role: "admin" | "full_editor") =>
+      ctx.t.call(
+        "apiKeys.create",
+        { organizationId, name: role, access: { kind: "organization", role } },
+        other.principal,
+      );
+    const admin = await keyOf("admin");
+    const site = (name: string) => ctx.t.call("websites.create", { name, organizationId }, other.principal);
+    const bakery = await site(`Bakery ${ctx.mode}`);
+    const florist = await site(`Florist ${ctx.mode}`);
+    const upload = await ctx.request("POST", `/websites/${bakery.id}/assets`, {
+      key: admin.plaintextKey,
+      body: { name: "plain.png", contentBase64: (await png(16, 16)).toString("base64") },
+    });
+    expect(upload.status).toBe(200);
+    const make = async (websiteId: string, prompt: string, count: number) => {
+      const res = await ctx.request("POST", `/websites/${websiteId}/media/images`, {
+        key: admin.plaintextKey,
+        body: { prompt, width: 256, height: 256, count },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body;
+    };
+    await make(bakery.id, "Fresh sourdough loaves on a wooden counter", 1);
+    await new Promise((resolve) => setTimeout(resolve, 5)); // distinct times: the list is newest first
+    await make(florist.id, `Tulips ${"in a sunny window ".repeat(12)}`, 3);
+
+    const use = await ctx.request("GET", `/media/credit-use?organizationId=${organizationId}`, {
+      key: admin.plaintextKey,
+    });
+    expect(use.status, JSON.stringify(use.body)).toBe(200);
+    expect(use.body.totals).toEqual({
+      generations: 2,
+      images: 4,
+      credits: 4,
+      fromIncluded: 1,
+      fromGrants: 1,
+      fromPrepaid: 2,
+    });
+    expect(use.body.recent).toEqual([
+      expect.objectContaining({
+        websiteId: florist.id,
+        websiteName: florist.name,
+        images: 3,
+        credits: 3,
+        fromIncluded: 0,
+        fromGrants: 1,
+        fromPrepaid: 2,
+      }),
+      expect.objectContaining({
+        websiteId: bakery.id,
+        websiteName: bakery.name,
+        prompt: "Fresh sourdough loaves on a wooden counter",
+        images: 1,
+        fromIncluded: 1,
+      }),
+    ]);
+    expect(use.body.recent[0].prompt).toHaveLength(120);
+    expect(Date.parse(use.body.period.start)).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse(use.body.period.end)).toBeGreaterThan(Date.now());
+
+    const generated = await ctx.request("GET", `/websites/${bakery.id}/assets?generated=true`, {
+      key: admin.plaintextKey,
+    });
+    expect(generated.body.items.map((a: any) => a.folder)).toEqual(["generated"]);
+    const uploads = await ctx.request("GET", `/websites/${bakery.id}/assets?generated=false`, {
+      key: admin.plaintextKey,
+    });
+    expect(uploads.body.items.map((a: any) => a.name)).toEqual(["plain.png"]);
+
+    // A deleted website keeps its use, unnamed; other organizations and lower roles cannot read it.
+    await ctx.t.call("websites.delete", { websiteId: bakery.id }, other.principal);
+    const after = await ctx.t.call("media.creditUse.get", { organizationId }, other.principal);
+    expect(after.recent[1]).toMatchObject({ websiteId: bakery.id, websiteName: null, images: 1 });
+    expect(after.totals.images).toBe(4);
+    const ours = await ctx.request("GET", `/media/credit-use?organizationId=${organizationId}`);
+    expect(ours.status).toBe(403);
+    const editor = await keyOf("full_editor");
+    const low = await ctx.request("GET", `/media/credit-use?organizationId=${organizationId}`, {
+      key: editor.plaintextKey,
+    });
+    expect(low.status).toBe(403);
+    expect(low.body.kind).toBe("forbidden");
   });
 
   it("over MCP returns the first image as image content", async () => {

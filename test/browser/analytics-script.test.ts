@@ -40,6 +40,7 @@ const site: BuildResult = {
   ],
   assets: [],
   forms: [],
+  functions: [],
   warnings: [],
   sourceHash: "analytics-script-test",
 };

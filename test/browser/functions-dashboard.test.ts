@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeFunctionPool } from "../../src/framework/functions/pool.ts";
+import { newId } from "../../src/kernel/ids.ts";
 import { hasChromium } from "../support/browser.ts";
 import { type Dashboard, overflows, startDashboard, submitAndSee } from "../support/dashboard.ts";
 
@@ -89,6 +90,37 @@ describe.skipIf(!hasChromium)("the website's functions and secrets sections in h
     await page.fill("#f-function", "hello");
     await Promise.all([page.waitForURL(/function=hello/), page.click('button:has-text("Filter")')]);
     expect(await page.locator('[data-testid="run"]').allInnerTexts()).toEqual(["hello"]);
+
+    // Filters by days (the `to` day included): a live run of three days ago, alone in its day.
+    const old = Date.now() - 3 * 86_400_000;
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    await d.t.platform.db.transaction((s) =>
+      s.functionRuns.insert({
+        id: newId(),
+        websiteId,
+        functionName: "archived",
+        trigger: "live",
+        status: 204,
+        durationMs: 3,
+        logs: [],
+        droppedLogs: 0,
+        error: null,
+        createdAt: old,
+      }),
+    );
+    await page.fill("#f-function", "");
+    await page.fill("#f-from", day(old));
+    await page.fill("#f-to", day(old));
+    await Promise.all([page.waitForURL(/to=\d{4}-/), page.click('button:has-text("Filter")')]);
+    expect(await page.locator('[data-testid="run"]').allInnerTexts()).toEqual(["archived"]);
+    expect(await page.inputValue("#f-to")).toBe(day(old));
+    await page.fill("#f-from", day(Date.now() + 86_400_000));
+    await page.fill("#f-to", "");
+    await Promise.all([page.waitForURL(/from=/), page.click('button:has-text("Filter")')]);
+    await page.waitForSelector("text=No run matches the filter.");
+    await page.fill("#f-from", day(old + 86_400_000));
+    await Promise.all([page.waitForURL(/from=/), page.click('button:has-text("Filter")')]);
+    expect(await page.locator('[data-testid="run"]').allInnerTexts()).toEqual(["boom", "hello"]);
 
     // Delete the secret.
     await page.click('nav.tabs a:has-text("Secrets")');

@@ -1,22 +1,10 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { defaultResearchConfig } from "../../src/services/research/config.ts";
+import { expect, it } from "vitest";
 import { describeMatrix } from "../support/matrix.ts";
 import { connectMcp, resultJson } from "../support/mcp.ts";
-import { canaryServer, fixtureSite, type RecordingServer } from "../support/research-site.ts";
+import { useResearchFixtures } from "../support/research-site.ts";
 
-let canary: RecordingServer;
-let site: RecordingServer;
-const allowed: string[] = [];
-beforeAll(async () => {
-  canary = await canaryServer();
-  site = await fixtureSite(canary.origin);
-  allowed.push(site.origin);
-});
-afterAll(async () => {
-  await site.close();
-  await canary.close();
-});
+const fx = useResearchFixtures();
 
 describeMatrix(
   "research contact sheets (the fixture site's loopback origin allowed)",
@@ -32,11 +20,11 @@ describeMatrix(
         name: "red.png",
       });
       const images = [
-        { url: `${site.origin}/photos/room.png` },
-        { url: `${site.origin}/logo.png` },
+        { url: `${fx.site.origin}/photos/room.png` },
+        { url: `${fx.site.origin}/logo.png` },
         { assetId: uploaded.id },
-        { url: `${canary.origin}/secret.png` },
-        { url: `${site.origin}/missing.png` },
+        { url: `${fx.canary.origin}/secret.png` },
+        { url: `${fx.site.origin}/missing.png` },
       ];
       const res = await ctx.request("POST", `/websites/${website.id}/research/contact-sheets`, {
         body: { images, columns: 2, rows: 2, tileWidth: 100 },
@@ -56,7 +44,7 @@ describeMatrix(
       expect(res.body.images[0].source).toEqual(images[0]);
       expect(res.body.images[3].error).toMatch(/not a public address/);
       expect(res.body.images[4].error).toMatch(/answered 404/);
-      expect(canary.hits).toEqual([]);
+      expect(fx.canary.hits).toEqual([]);
       // Tile 3 (the red asset) sits at the bottom left of sheet 1: its centre is red.
       const sheet = await ctx.t.app.fetch(new Request(res.body.sheets[0].url));
       expect(sheet.status).toBe(200);
@@ -89,16 +77,16 @@ describeMatrix(
       expect(empty.status).toBe(400);
       expect(empty.body.message).toMatch(/^images/);
       const wide = await ctx.request("POST", `/websites/${website.id}/research/contact-sheets`, {
-        body: { images: [{ url: `${site.origin}/logo.png` }], columns: 11 },
+        body: { images: [{ url: `${fx.site.origin}/logo.png` }], columns: 11 },
       });
       expect(wide.body.message).toMatch(/^columns/);
       const stranger = await ctx.t.createOrganization(`sheet-strangers-${ctx.dialect}`);
       const theirs = await ctx.t.call("websites.create", { name: "theirs" }, stranger.principal);
       const foreign = await ctx.request("POST", `/websites/${theirs.id}/research/contact-sheets`, {
-        body: { images: [{ url: `${site.origin}/logo.png` }] },
+        body: { images: [{ url: `${fx.site.origin}/logo.png` }] },
       });
       expect(foreign.status).toBe(404);
     });
   },
-  { config: { research: { ...defaultResearchConfig(), loopbackOrigins: allowed } }, server: false },
+  { config: { research: fx.research }, server: false },
 );

@@ -1,20 +1,8 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { defaultResearchConfig } from "../../src/services/research/config.ts";
+import { expect, it } from "vitest";
 import { describeMatrix } from "../support/matrix.ts";
-import { canaryServer, fixtureSite, type RecordingServer } from "../support/research-site.ts";
+import { useResearchFixtures } from "../support/research-site.ts";
 
-let canary: RecordingServer;
-let site: RecordingServer;
-const allowed: string[] = [];
-beforeAll(async () => {
-  canary = await canaryServer();
-  site = await fixtureSite(canary.origin);
-  allowed.push(site.origin);
-});
-afterAll(async () => {
-  await site.close();
-  await canary.close();
-});
+const fx = useResearchFixtures();
 
 describeMatrix(
   "research: measure and read a business page (the fixture site's loopback origin allowed)",
@@ -22,7 +10,7 @@ describeMatrix(
     it("reads the business fixture field by field, each with its source", async () => {
       const website = await ctx.t.createWebsite(`business-${ctx.dialect}`);
       const res = await ctx.request("POST", `/websites/${website.id}/research/business`, {
-        body: { url: `${site.origin}/business` },
+        body: { url: `${fx.site.origin}/business` },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const p = res.body.profile;
@@ -43,15 +31,41 @@ describeMatrix(
         source: "json-ld",
         value: ["https://www.instagram.com/trattorialumen", "https://www.facebook.com/trattorialumen"],
       });
-      expect(p.logo).toEqual({ value: `${site.origin}/logo.png`, source: "json-ld" });
-      expect(p.photos).toEqual({ value: [`${site.origin}/photos/room.png`], source: "json-ld" });
+      expect(p.logo).toEqual({ value: `${fx.site.origin}/logo.png`, source: "json-ld" });
+      expect(p.photos).toEqual({ value: [`${fx.site.origin}/photos/room.png`], source: "json-ld" });
       expect(p.description).toBeNull();
     });
 
+    it("is scoped and validated: another organization's website is not_found, a bad waitUntil is named", async () => {
+      const website = await ctx.t.createWebsite(`pages-input-${ctx.dialect}`);
+      const bad = await ctx.request("POST", `/websites/${website.id}/research/measurements`, {
+        body: { url: `${fx.site.origin}/business`, waitUntil: "never" },
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toMatch(/^waitUntil/);
+      expect(bad.body.validValues).toEqual(["load", "domcontentloaded", "networkidle"]);
+      const stranger = await ctx.t.createOrganization(`pages-strangers-${ctx.dialect}`);
+      const theirs = await ctx.t.call("websites.create", { name: "theirs" }, stranger.principal);
+      for (const path of ["measurements", "business"]) {
+        const res = await ctx.request("POST", `/websites/${theirs.id}/research/${path}`, {
+          body: { url: `${fx.site.origin}/business` },
+        });
+        expect(res.status, path).toBe(404);
+      }
+      expect(fx.canary.hits).toEqual([]);
+    });
+  },
+  { config: { research: fx.research }, server: false },
+);
+
+// One measurement also over a real socket (the platform on loopback beside the fixture site).
+describeMatrix(
+  "research: measure a page (in-process and over a real socket)",
+  (ctx) => {
     it("measures the fixture: traffic, styles, outline, meta, links, images without alt, accessibility", async () => {
       const website = await ctx.t.createWebsite(`measure-${ctx.dialect}`);
       const res = await ctx.request("POST", `/websites/${website.id}/research/measurements`, {
-        body: { url: `${site.origin}/business` },
+        body: { url: `${fx.site.origin}/business` },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const m = res.body;
@@ -80,30 +94,11 @@ describeMatrix(
       expect(m.links.external).toEqual([
         { href: "https://www.instagram.com/trattorialumen", text: "Instagram" },
       ]);
-      expect(m.imagesWithoutAlt).toEqual([`${site.origin}/photos/room.png`]);
+      expect(m.imagesWithoutAlt).toEqual([`${fx.site.origin}/photos/room.png`]);
       expect(m.accessibility.lowContrast.map((f: any) => f.text)).toEqual(["Small print in a faint colour."]);
       expect(m.accessibility.unlabelledFields).toEqual(["input[name=q]"]);
       expect(m.accessibility.missingLang).toBe(false);
     });
-
-    it("is scoped and validated: another organization's website is not_found, a bad waitUntil is named", async () => {
-      const website = await ctx.t.createWebsite(`pages-input-${ctx.dialect}`);
-      const bad = await ctx.request("POST", `/websites/${website.id}/research/measurements`, {
-        body: { url: `${site.origin}/business`, waitUntil: "never" },
-      });
-      expect(bad.status).toBe(400);
-      expect(bad.body.message).toMatch(/^waitUntil/);
-      expect(bad.body.validValues).toEqual(["load", "domcontentloaded", "networkidle"]);
-      const stranger = await ctx.t.createOrganization(`pages-strangers-${ctx.dialect}`);
-      const theirs = await ctx.t.call("websites.create", { name: "theirs" }, stranger.principal);
-      for (const path of ["measurements", "business"]) {
-        const res = await ctx.request("POST", `/websites/${theirs.id}/research/${path}`, {
-          body: { url: `${site.origin}/business` },
-        });
-        expect(res.status, path).toBe(404);
-      }
-      expect(canary.hits).toEqual([]);
-    });
   },
-  { config: { research: { ...defaultResearchConfig(), loopbackOrigins: allowed } }, server: false },
+  { config: { research: fx.research } },
 );

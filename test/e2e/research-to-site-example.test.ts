@@ -2,21 +2,17 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { defaultResearchConfig } from "../../src/services/research/config.ts";
 import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
 import { pdf } from "../support/pdf.ts";
-import { canaryServer, fixtureSite, type RecordingServer } from "../support/research-site.ts";
+import { useResearchFixtures } from "../support/research-site.ts";
 import { run } from "../support/run.ts";
 
-let canary: RecordingServer;
-let site: RecordingServer;
+const fx = useResearchFixtures();
 let served: ServedPlatform;
 let dir: string;
 beforeAll(async () => {
-  canary = await canaryServer();
-  site = await fixtureSite(canary.origin);
   // Research refuses loopback; only the in-process config admits the fixture site's origin, so the platform runs here.
-  served = await servePlatform({ research: { ...defaultResearchConfig(), loopbackOrigins: [site.origin] } });
+  served = await servePlatform({ research: fx.research });
   dir = mkdtempSync(join(tmpdir(), "research-example-"));
   writeFileSync(
     join(dir, "brief.pdf"),
@@ -25,8 +21,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await served?.close();
-  await site?.close();
-  await canary?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -34,7 +28,7 @@ it("examples/research-to-site.ts researches a business page, searches a PDF brie
   const result = await run(process.execPath, ["--import", "tsx", "examples/research-to-site.ts"], {
     SITEWRIGHT_URL: `${served.server.url}/v1/mcp`,
     SITEWRIGHT_API_KEY: served.t.adminKey.plaintextKey,
-    BUSINESS_URL: `${site.origin}/business`,
+    BUSINESS_URL: `${fx.site.origin}/business`,
     BRIEF_PDF: join(dir, "brief.pdf"),
   });
   const out = result.stdout;
@@ -62,8 +56,8 @@ it("examples/research-to-site.ts researches a business page, searches a PDF brie
     new RegExp(`^ok page: GET / answered 200, names Trattoria Lumen: true, shows ${hero![1]}: true$`, "m"),
   );
   // The fixture site served the page and both images to the platform; nothing reached the canary.
-  expect(site.hits).toEqual(expect.arrayContaining(["/business", "/logo.png", "/photos/room.png"]));
-  expect(canary.hits).toEqual([]);
+  expect(fx.site.hits).toEqual(expect.arrayContaining(["/business", "/logo.png", "/photos/room.png"]));
+  expect(fx.canary.hits).toEqual([]);
   // Through the API: the live deployment's home page names the hero asset, which is recorded as generated.
   const websiteId = /Created website (\S+)/.exec(out)![1]!;
   const { items } = await served.t.call("assets.list", { websiteId, limit: 20 });

@@ -47,7 +47,7 @@ for (const dialect of dialects) {
     const host = (slug: string) =>
       t.app.fetch(new Request(`http://${slug}.localhost/`, { headers: { host: `${slug}.localhost` } }));
 
-    /** A published website with CMS content, a held lease, an editor, an invitation, a key and a preview link. */
+    /** A published website with a server function, CMS content, a held lease, an editor, an invitation, a key and a preview link. */
     async function used(name: "doomed" | "kept") {
       const site = await t.createWebsite(`${name} ${dialect.name} ${newId().slice(0, 6)}`);
       const websiteId = site.id;
@@ -57,6 +57,12 @@ for (const dialect of dialects) {
         leaseId,
         path: "pages/only.tsx",
         content: `export default function Only() {\n  return <h1>Only on ${name}</h1>;\n}\n`,
+      });
+      await t.call("websiteSourceCode.files.write", {
+        websiteId,
+        leaseId,
+        path: "functions/ping.ts",
+        content: `export const http = () => new Response("pong from ${name}");\n`,
       });
       const collection = await t.call("cms.collections.create", {
         websiteId,
@@ -84,10 +90,13 @@ for (const dialect of dialects) {
       const outputs = await t.platform.db.read(async (s) =>
         (await Promise.all(deployments.map((d) => s.deployments.outputs(d.id)))).flat(),
       );
+      const functions = await t.platform.db.read((s) =>
+        Promise.all(deployments.map((d) => s.deployments.function(d.id, "ping"))),
+      );
       owned[name] = {
         deployments: deployments.map((d) => d.id),
         collections: [collection.id],
-        blobs: [...new Set(outputs.map((o) => o.sha256))],
+        blobs: [...new Set([...outputs.map((o) => o.sha256), ...functions.map((f) => f!.bundleSha256)])],
       };
     }
 

@@ -5,6 +5,7 @@ import { closeSandboxPool } from "../../src/framework/index.ts";
 import type { PlatformConfig } from "../../src/kernel/platform.ts";
 import { type Listening, listen } from "../../src/server.ts";
 import { launchChromium } from "./browser.ts";
+import type { Dialect } from "./databases.ts";
 import { createTestPlatform, type TestPlatform } from "./platform.ts";
 
 /** The password of users made by `Dashboard.user`. */
@@ -37,7 +38,7 @@ export interface Dashboard {
   close(): Promise<void>;
 }
 
-/** A SQLite platform served on a free port (its app and API URLs on that port), closed with `close`. */
+/** A platform served on a free port (its app and API URLs on that port), closed with `close`. */
 export interface ServedPlatform {
   t: TestPlatform;
   server: Listening;
@@ -48,13 +49,16 @@ export interface ServedPlatform {
 }
 
 /**
- * The setup browser tests share: a SQLite platform on a free port with `config`, served over HTTP (Chromium then
- * reaches the app at `app` and each live site at `<slug>.localhost:<port>`).
+ * The setup browser tests share: a platform on `dialect` (SQLite unless given) on a free port with `config`,
+ * served over HTTP (Chromium then reaches the app at `app` and each live site at `<slug>.localhost:<port>`).
  */
-export async function servePlatform(config: Partial<PlatformConfig> = {}): Promise<ServedPlatform> {
+export async function servePlatform(
+  config: Partial<PlatformConfig> = {},
+  dialect: Dialect = "sqlite",
+): Promise<ServedPlatform> {
   const port = await freePort();
   const app = `http://localhost:${port}`;
-  const t = await createTestPlatform("sqlite", { config: { appUrl: app, baseUrl: `${app}/v1`, ...config } });
+  const t = await createTestPlatform(dialect, { config: { appUrl: app, baseUrl: `${app}/v1`, ...config } });
   const server = await listen(t.app, port);
   return {
     t,
@@ -68,9 +72,12 @@ export async function servePlatform(config: Partial<PlatformConfig> = {}): Promi
   };
 }
 
-/** Starts `servePlatform(config)` and Chromium. */
-export async function startDashboard(config: Partial<PlatformConfig> = {}): Promise<Dashboard> {
-  const served = await servePlatform(config);
+/** Starts `servePlatform(config, dialect)` and Chromium. */
+export async function startDashboard(
+  config: Partial<PlatformConfig> = {},
+  dialect: Dialect = "sqlite",
+): Promise<Dashboard> {
+  const served = await servePlatform(config, dialect);
   const { t, app } = served;
   const browser = await launchChromium();
   return {

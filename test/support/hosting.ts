@@ -5,6 +5,7 @@ import type { BuildResult } from "../../src/framework/types.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import type { Platform } from "../../src/kernel/platform.ts";
 import { formsOfBuild } from "../../src/services/publishing/deployments.ts";
+import type { MatrixContext } from "./matrix.ts";
 
 /**
  * Publishes a build the way the publishing service will: every page and asset into the blob store, then one
@@ -117,4 +118,31 @@ export function rawRequest(
     req.on("error", reject);
     req.end(options.body);
   });
+}
+
+/**
+ * A visitor's JSON POST to a live site's server function (`/_framework/server/<name>` on `<slug>.localhost`):
+ * over the matrix's real socket in server mode, through `app.fetch` in-process.
+ */
+export async function visitFunction(
+  ctx: MatrixContext,
+  slug: string,
+  name: string,
+  body: unknown,
+): Promise<{ status: number; body: string; headers: Headers }> {
+  const host = `${slug}.localhost`;
+  const path = `/_framework/server/${name}`;
+  const init = {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  if (ctx.mode === "server") {
+    const res = await rawRequest(Number(new URL(ctx.origin).port), host, path, init);
+    return { status: res.status, body: res.body.toString(), headers: res.headers };
+  }
+  const res = await ctx.t.app.fetch(
+    new Request(`http://${host}${path}`, { ...init, headers: { ...init.headers, host } }),
+  );
+  return { status: res.status, body: await res.text(), headers: res.headers };
 }

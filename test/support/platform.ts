@@ -6,7 +6,7 @@ import { newId } from "../../src/kernel/ids.ts";
 import { callTool } from "../../src/kernel/pipeline.ts";
 import type { Platform, PlatformConfig } from "../../src/kernel/platform.ts";
 import type { Principal } from "../../src/kernel/principal.ts";
-import { createPlatform } from "../../src/platform.ts";
+import { createPlatform, type PlatformOptions } from "../../src/platform.ts";
 import { createApp } from "../../src/server.ts";
 import type { BillingProvider } from "../../src/services/billing/provider.ts";
 import {
@@ -76,7 +76,12 @@ export interface TestPlatform {
 /** A platform on a fresh database of `dialect`, with the local owner and an admin key. */
 export async function createTestPlatform(
   dialect: Dialect,
-  options: { config?: Partial<PlatformConfig>; now?: () => number; billing?: BillingProvider } = {},
+  options: {
+    config?: Partial<PlatformConfig>;
+    now?: () => number;
+    billing?: BillingProvider;
+    analytics?: PlatformOptions["analytics"];
+  } = {},
 ): Promise<TestPlatform> {
   const database = await openTestDatabase(dialect, options.now ? { now: options.now } : {});
   const platform = await createPlatform({
@@ -86,6 +91,7 @@ export async function createTestPlatform(
     // a fresh secrets key per platform, as `dev` makes one per data folder; the cheapest password hashing
     config: { secretsKey: generateSecretsKey(), passwordCost: 10, ...options.config },
     ...(options.billing ? { billing: options.billing } : {}),
+    ...(options.analytics ? { analytics: options.analytics } : {}),
     log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
   });
   const local = await ensureLocalOwner(database.db);

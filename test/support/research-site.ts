@@ -1,6 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
+import { afterAll, beforeAll } from "vitest";
+import { defaultResearchConfig, type ResearchConfig } from "../../src/services/research/config.ts";
 
 /** A loopback HTTP server that records every path it was asked for. */
 export interface RecordingServer {
@@ -131,4 +133,46 @@ new Image().src = "${canary}/beacon";</script>`,
   });
   origin = server.origin;
   return server;
+}
+
+/** The loopback servers of a research test file and the research settings that allow only the fixture site. */
+export interface ResearchFixtures {
+  /** Must never be contacted: the fixture site's redirects and subrequests aim at it. */
+  readonly canary: RecordingServer;
+  readonly site: RecordingServer;
+  /** The settings for the platform: the test switch `loopbackOrigins` names the fixture site's origin only. */
+  research: ResearchConfig;
+}
+
+/**
+ * Starts the canary and the fixture site before the file's tests and closes them after (call it at the top of a
+ * test file), and gives the research settings that allow only the fixture site's loopback origin, with
+ * `overrides` (time and size limits). The origin is filled in once the site listens, before any platform starts.
+ */
+export function useResearchFixtures(overrides: Partial<ResearchConfig> = {}): ResearchFixtures {
+  let canary: RecordingServer | undefined;
+  let site: RecordingServer | undefined;
+  const allowed: string[] = [];
+  beforeAll(async () => {
+    canary = await canaryServer();
+    site = await fixtureSite(canary.origin);
+    allowed.push(site.origin);
+  });
+  afterAll(async () => {
+    await site?.close();
+    await canary?.close();
+  });
+  const started = (server: RecordingServer | undefined) => {
+    if (!server) throw new Error("the research fixtures exist only inside tests and hooks");
+    return server;
+  };
+  return {
+    get canary() {
+      return started(canary);
+    },
+    get site() {
+      return started(site);
+    },
+    research: { ...defaultResearchConfig(), loopbackOrigins: allowed, ...overrides },
+  };
 }

@@ -22,6 +22,11 @@ export default defineTool({
         referenceAssetIds: z.array(z.string()),
         provider: z.string().describe('"offline" for placeholders, else the image model API\'s provider.'),
         model: z.string(),
+        placeholder: z
+          .boolean()
+          .describe(
+            "True for the offline provider's placeholders, which are not the output of an image model.",
+          ),
       })
       .optional()
       .describe("How the image was made, for images from media_generate_images; absent for uploads."),
@@ -50,6 +55,7 @@ export default defineTool({
               referenceAssetIds: generation.references,
               provider: generation.provider,
               model: generation.model,
+              placeholder: generation.provider === "offline",
             },
           }
         : {}),

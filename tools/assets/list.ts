@@ -13,7 +13,7 @@ export default defineTool({
   group: assetsGroup,
   title: "List assets",
   description:
-    "Lists a website's uploaded files, newest first, with their URLs, types, sizes and image dimensions. Filter by folder (exact), by a part of the name, or by type (image/png, or image/* for every image). Call assets_get for one asset's usage.",
+    "Lists a website's uploaded files, newest first, with their URLs, types, sizes and image dimensions. Filter by folder (exact), by a part of the name, by type (image/png, or image/* for every image), or to generated images only. Call assets_get for one asset's usage.",
   input: z
     .object({
       websiteId: fields.websiteId(),
@@ -31,6 +31,10 @@ export default defineTool({
         .regex(/^[a-z]+\/(\*|[a-z0-9.+-]+)$/, "a type such as image/png, or image/*")
         .optional()
         .describe("Only assets of this type (image/png) or top-level type (image/*)."),
+      generated: z
+        .boolean()
+        .optional()
+        .describe("true: only images made by media_generate_images; false: only uploads; omit for both."),
       cursor: fields.cursor(),
       limit: fields.limit(),
     })
@@ -43,7 +47,12 @@ export default defineTool({
     const website = await requireWebsite(ctx.stores, input.websiteId);
     const rows = await ctx.stores.assets.list(
       input.websiteId,
-      { folder: input.folder, nameContains: input.nameContains, contentType: input.contentType },
+      {
+        folder: input.folder,
+        nameContains: input.nameContains,
+        contentType: input.contentType,
+        generated: input.generated,
+      },
       { after: input.cursor ? decodeCursor(input.cursor) : undefined, limit: input.limit + 1 },
     );
     const slice = rows.slice(0, input.limit);

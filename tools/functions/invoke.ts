@@ -4,6 +4,7 @@ import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError, notFound } from "../../src/kernel/errors.ts";
 import { fields } from "../../src/kernel/schemas.ts";
+import { draftBundle } from "../../src/services/functions/bundles.ts";
 import { defaultFunctionLimits } from "../../src/services/functions/limits.ts";
 import { runFunction } from "../../src/services/functions/run.ts";
 import { readDraft } from "../../src/services/publishing/draft.ts";
@@ -58,12 +59,12 @@ export default defineTool({
   auditTarget: (_input, output) => ({ type: "functions.runs", id: output.run.id }),
   // The run happens outside any unit of work (it may take seconds); the handler records it with the audit entry.
   async prepare(input, ctx) {
-    const { website, files } = await ctx.read(async (stores) => ({
+    const { website, draft } = await ctx.read(async (stores) => ({
       website: await stores.websites.get(input.websiteId),
-      files: (await readDraft(stores, input.websiteId)).files,
+      draft: await readDraft(stores, input.websiteId),
     }));
     if (!website) throw notFound("Website", input.websiteId);
-    if (!functionFile(files, input.name)) {
+    if (!functionFile(draft.files, input.name)) {
       throw new ApiError(
         "not_found",
         `The draft has no server function '${input.name}' (functions/${input.name}.ts).`,
@@ -77,7 +78,7 @@ export default defineTool({
     const result = await runFunction(
       ctx.platform,
       { websiteId: website.id, organizationId: website.organizationId, trigger: "draft" },
-      files,
+      await draftBundle(ctx.platform, draft, input.name),
       input.name,
       {
         method: input.method,

@@ -17,6 +17,7 @@ import {
   param,
   redirect,
 } from "./context.ts";
+import { creditUseCard } from "./credit-use.ts";
 
 type Kind = "plan" | "tier" | "topup";
 
@@ -189,7 +190,7 @@ async function render(ctx: OrgContext, extra: { flash?: Flash; preview?: Preview
     nav: "billing",
     status: extra.status,
     body: html`${pageHeader("Billing", "Only owners see this page; billing changes happen only here.")}
-${flash(extra.flash ?? notice(ctx))}${stateCards(state)}${extra.preview ? previewCard(ctx, extra.preview) : ""}${forms(ctx, state)}`,
+${flash(extra.flash ?? notice(ctx))}${stateCards(state)}${await creditUseCard(ctx)}${extra.preview ? previewCard(ctx, extra.preview) : ""}${forms(ctx, state)}`,
   });
 }
 

@@ -112,6 +112,8 @@ display:grid;place-items:center;background:var(--surface-2);color:var(--muted);f
 .empty h3{margin-bottom:4px}.empty p{color:var(--muted);max-width:420px;margin:0 auto 14px}
 .secret{display:flex;gap:8px;align-items:center}.secret input{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;
 font-size:13px;background:var(--surface-2)}
+.drop{border:2px dashed var(--border);border-radius:8px;padding:16px;text-align:center}.drop.over{border-color:var(--accent);background:var(--surface-2)}
+.prompt,.prompt-excerpt{overflow-wrap:anywhere}.prompt{white-space:pre-wrap}
 .stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:16px;margin-bottom:20px}
 .stat{background:var(--surface);border:1px solid var(--border);border-radius:var(--radius);padding:16px 18px;box-shadow:var(--shadow)}
 .stat .label{color:var(--muted);font-weight:500;font-size:12.5px;margin:0}.stat .value{font-size:22px;font-weight:650;margin-top:4px}

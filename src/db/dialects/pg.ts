@@ -7,6 +7,7 @@ import { migrationsFolder } from "../migrations-folder.ts";
 import { tables } from "../schema/pg.ts";
 import { bindStores } from "../stores/index.ts";
 import { pgDb, pgTables } from "../types.ts";
+import { WriteTracker } from "../write-generation.ts";
 import { isConnectionLoss, neverSent, retryOnConnectionLoss } from "./pg-retry.ts";
 
 const MIGRATION_LOCK = 7_291_004;
@@ -19,7 +20,10 @@ export async function openPostgres(options: OpenOptions): Promise<Database> {
   // A client checked out between two queries (inside a transaction) that loses its session would emit an error
   // no one listens to, and take the process down; its next query fails instead (and is retried when safe).
   pool.on("connect", (client) => client.on("error", () => undefined));
-  const db = drizzle(pool);
+  // Statements outside transactions share one tracker: its tables count again when each read ends, until none runs.
+  const pooledWrites = new WriteTracker();
+  let reading = 0;
+  const db = drizzle(pool, { logger: pooledWrites.logger });
   /** `use` on a new connection outside the pool, closed after: the second attempt after a lost session. */
   const fresh = async <T>(use: (connection: pg.Client) => Promise<T>): Promise<T> => {
     const connection = new pg.Client({ connectionString: options.url });
@@ -49,15 +53,20 @@ export async function openPostgres(options: OpenOptions): Promise<Database> {
       // BEGIN and COMMIT by hand, so a failure is known to be COMMIT's own (drizzle reports ROLLBACK's instead).
       const once = async (connection: pg.PoolClient | pg.Client) => {
         committing = false;
+        const writes = new WriteTracker();
         await connection.query("BEGIN");
         try {
-          const result = await work(bindStores(pgDb(drizzle(connection)), t, "pg"));
+          const result = await work(
+            bindStores(pgDb(drizzle(connection, { logger: writes.logger })), t, "pg"),
+          );
           committing = true;
           await connection.query("COMMIT");
           return result;
         } catch (error) {
           await connection.query("ROLLBACK").catch(() => undefined);
           throw error;
+        } finally {
+          writes.end();
         }
       };
       return retryOnConnectionLoss(
@@ -78,11 +87,20 @@ export async function openPostgres(options: OpenOptions): Promise<Database> {
         (error) => !committing || neverSent(error),
       );
     },
-    read: (work) =>
-      retryOnConnectionLoss(
-        () => work(stores),
-        () => fresh((connection) => work(bindStores(pgDb(drizzle(connection)), t, "pg"))),
-      ),
+    async read(work) {
+      reading++;
+      try {
+        return await retryOnConnectionLoss(
+          () => work(stores),
+          () =>
+            fresh((connection) =>
+              work(bindStores(pgDb(drizzle(connection, { logger: pooledWrites.logger })), t, "pg")),
+            ),
+        );
+      } finally {
+        pooledWrites.end(--reading === 0);
+      }
+    },
     poolStats: () => ({
       total: pool.totalCount,
       idle: pool.idleCount,

@@ -8,6 +8,7 @@ import { migrationsFolder } from "../migrations-folder.ts";
 import { tables } from "../schema/sqlite.ts";
 import { bindStores } from "../stores/index.ts";
 import { sqliteDb } from "../types.ts";
+import { WriteTracker } from "../write-generation.ts";
 import { memoryRateLimiter } from "./memory-buckets.ts";
 
 /**
@@ -24,13 +25,26 @@ export function openSqlite(options: OpenOptions): Database {
   // A 64 MiB page cache and memory-mapped reads keep a large CMS index hot (SQLite's default cache is 2 MiB).
   sqlite.pragma("cache_size = -65536");
   sqlite.pragma("mmap_size = 268435456");
-  const db = drizzle(sqlite);
+  // Units of work run one at a time on the one connection: the open transaction's tracker counts its writes.
+  const writes = new WriteTracker();
+  const db = drizzle(sqlite, { logger: { logQuery: (query) => writes.logger.logQuery(query) } });
   applyMigrations(sqlite, db);
+  const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
+  let version: number | undefined;
+  const forget = () => {
+    version = undefined;
+  };
   const stores = bindStores(sqliteDb(db), tables, "sqlite");
 
   let tail: Promise<unknown> = Promise.resolve();
   function exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const result = tail.then(work);
+    const result = tail.then(async () => {
+      try {
+        return await work();
+      } finally {
+        writes.end();
+      }
+    });
     tail = result.catch(() => undefined);
     return result;
   }
@@ -51,6 +65,14 @@ export function openSqlite(options: OpenOptions): Database {
         }
       }),
     read: (work) => exclusive(() => work(stores)),
+    externalVersion() {
+      // Read once per turn of the event loop: the caches one request consults share one look (~3 µs each).
+      if (version === undefined) {
+        version = dataVersion.get() as number;
+        queueMicrotask(forget);
+      }
+      return version;
+    },
     async close() {
       await exclusive(async () => sqlite.close());
     },

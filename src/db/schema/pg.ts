@@ -55,6 +55,7 @@ export const {
   assetGenerations,
   websiteDomains,
   websiteSecrets,
+  deploymentFunctions,
   functionRuns,
   productFeedback,
   websiteSlugRedirects,

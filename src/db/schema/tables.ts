@@ -29,7 +29,7 @@ export function defineTables(c: Columns) {
     ...assetTables(c, core),
     ...domainTables(c, core),
     ...secretTables(c, core),
-    ...functionTables(c, core),
+    ...functionTables(c, core, sourceCode),
     ...contextTables(c, core),
     ...feedbackTables(c, core),
   };

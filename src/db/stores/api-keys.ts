@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { KeysetPosition } from "../../kernel/cursor.ts";
-import type { Db, Tables } from "../types.ts";
+import type { Db, Dialect, Tables } from "../types.ts";
 import { after, newestFirst } from "./keyset.ts";
 import { once } from "./prepared.ts";
+import { unchangedCache } from "./unchanged-cache.ts";
 
 /** An API key as callers see it: its row without the secret's hash, with the websites it reaches (empty for organization keys). */
 export type ApiKeyRecord = Omit<Tables["apiKeys"]["$inferSelect"], "secretHash"> & { websiteIds: string[] };
@@ -28,9 +29,11 @@ export interface ApiKeyStore {
   update(id: string, patch: ApiKeyPatch): Promise<void>;
 }
 
-export function apiKeyStore(db: Db, t: Tables): ApiKeyStore {
+export function apiKeyStore(db: Db, t: Tables, dialect: Dialect): ApiKeyStore {
   const k = t.apiKeys;
   const kw = t.apiKeyWebsites;
+  // Every authenticated request looks its key up: on SQLite the record is reused while the database is unchanged.
+  const bySecretHash = unchangedCache<ApiKeyRecord | undefined>(db, dialect, 4096);
 
   const byId = once(() =>
     db
@@ -90,8 +93,11 @@ export function apiKeyStore(db: Db, t: Tables): ApiKeyStore {
     async get(id) {
       return (await withWebsites(await byId().execute({ id })))[0];
     },
-    async findBySecretHash(secretHash) {
-      return (await withWebsites(await byHash().execute({ hash: secretHash })))[0];
+    findBySecretHash(secretHash) {
+      return bySecretHash.get(
+        secretHash,
+        async () => (await withWebsites(await byHash().execute({ hash: secretHash })))[0],
+      );
     },
     async list(filter) {
       const revoked = filter.revoked === "only" ? isNotNull(k.revokedAt) : isNull(k.revokedAt);

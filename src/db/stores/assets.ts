@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, like, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, exists, inArray, like, lt, notExists, or, sql } from "drizzle-orm";
 import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { Db, Tables } from "../types.ts";
 
@@ -12,6 +12,8 @@ export interface AssetFilter {
   nameContains?: string;
   /** `image/png`, or a top-level type with `/*` (`image/*`). */
   contentType?: string;
+  /** Only generated assets (true) or only uploaded ones (false). */
+  generated?: boolean;
 }
 
 /** How a generated asset was made. */
@@ -84,6 +86,10 @@ export function assetStore(db: Db, t: Tables): AssetStore {
         ? or(lt(a.createdAt, after.createdAt), and(eq(a.createdAt, after.createdAt), lt(a.id, after.id)))
         : undefined;
       const type = filter.contentType;
+      const generation = db
+        .select({ one: sql`1` })
+        .from(t.assetGenerations)
+        .where(eq(t.assetGenerations.assetId, a.id));
       return db
         .select()
         .from(a)
@@ -99,6 +105,11 @@ export function assetStore(db: Db, t: Tables): AssetStore {
               : type.endsWith("/*")
                 ? like(a.contentType, `${type.slice(0, -1)}%`)
                 : eq(a.contentType, type),
+            filter.generated === undefined
+              ? undefined
+              : filter.generated
+                ? exists(generation)
+                : notExists(generation),
             position,
           ),
         )

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, gte } from "drizzle-orm";
 import type { Db, Tables } from "../types.ts";
 
 export type BillingAccountRecord = Tables["billingAccounts"]["$inferSelect"];
@@ -22,6 +22,12 @@ export interface BillingStore {
   setGrantRemaining(id: string, remaining: number): Promise<void>;
   recordEvent(event: BillingEventRecord): Promise<void>;
   listEvents(organizationId: string): Promise<BillingEventRecord[]>;
+  /** Events of one type, newest first: those since `since` (ms, inclusive) when given, at most `limit`. */
+  listEventsOfType(
+    organizationId: string,
+    type: string,
+    options: { since?: number; limit?: number },
+  ): Promise<BillingEventRecord[]>;
 }
 
 export function billingStore(db: Db, t: Tables): BillingStore {
@@ -71,6 +77,21 @@ export function billingStore(db: Db, t: Tables): BillingStore {
         .from(t.billingEvents)
         .where(eq(t.billingEvents.organizationId, organizationId))
         .orderBy(asc(t.billingEvents.createdAt), asc(t.billingEvents.id));
+    },
+    async listEventsOfType(organizationId, type, { since, limit }) {
+      const e = t.billingEvents;
+      const query = db
+        .select()
+        .from(e)
+        .where(
+          and(
+            eq(e.organizationId, organizationId),
+            eq(e.type, type),
+            since === undefined ? undefined : gte(e.createdAt, since),
+          ),
+        )
+        .orderBy(desc(e.createdAt), desc(e.id));
+      return limit === undefined ? query : query.limit(limit);
     },
   };
 }

@@ -10,8 +10,10 @@ export type DeploymentRecord = Tables["deployments"]["$inferSelect"];
 export type DeploymentFileRecord = Omit<Tables["deploymentFiles"]["$inferSelect"], "deploymentId">;
 
 /** One file a deployment serves: a URL path (`about/index.html`) and the blob holding its bytes. */
-/** One file a deployment serves: a URL path (`about/index.html`) and the blob holding its bytes. */
 export type DeploymentOutputRecord = Omit<Tables["deploymentOutputs"]["$inferSelect"], "deploymentId">;
+
+/** One server function of a deployment: its name, draft file and the blob of its bundle (`{js, map}` JSON). */
+export type DeploymentFunctionRecord = Omit<Tables["deploymentFunctions"]["$inferSelect"], "deploymentId">;
 
 /** Deployments (immutable builds), their source files, and the pointer to the one each website serves. */
 export interface DeploymentStore {
@@ -30,6 +32,10 @@ export interface DeploymentStore {
   output(deploymentId: string, path: string): Promise<DeploymentOutputRecord | undefined>;
   /** Every served file of a deployment, in byte order of path. */
   outputs(deploymentId: string): Promise<DeploymentOutputRecord[]>;
+  /** Records the server functions a deployment was built with (their bundles must already be in the blob store). */
+  insertFunctions(deploymentId: string, functions: readonly DeploymentFunctionRecord[]): Promise<void>;
+  /** One server function of a deployment: the lookup of a live call. */
+  function(deploymentId: string, name: string): Promise<DeploymentFunctionRecord | undefined>;
   /** The deployment the website serves, or null when nothing is published. */
   publishedId(websiteId: string): Promise<string | null>;
   /** Points the website at `deploymentId` (publish and rollback); null unpublishes. */
@@ -73,7 +79,22 @@ export function deploymentStore(db: Db, t: Tables): DeploymentStore {
       .prepare(),
   );
 
+  const fn = t.deploymentFunctions;
   return {
+    async insertFunctions(deploymentId, functions) {
+      for (let i = 0; i < functions.length; i += 200) {
+        await db
+          .insert(fn)
+          .values(functions.slice(i, i + 200).map((record) => ({ deploymentId, ...record })));
+      }
+    },
+    async function(deploymentId, name) {
+      const [row] = await db
+        .select({ name: fn.name, file: fn.file, bundleSha256: fn.bundleSha256, size: fn.size })
+        .from(fn)
+        .where(and(eq(fn.deploymentId, deploymentId), eq(fn.name, name)));
+      return row;
+    },
     async insertOutputs(deploymentId, outputs) {
       for (let i = 0; i < outputs.length; i += 200) {
         await db.insert(out).values(outputs.slice(i, i + 200).map((output) => ({ deploymentId, ...output })));

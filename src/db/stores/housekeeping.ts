@@ -29,6 +29,7 @@ export type PurgeCounts = Record<
  */
 export const blobReferences = (t: Tables) => [
   t.deploymentOutputs.sha256,
+  t.deploymentFunctions.bundleSha256,
   t.assets.sha256,
   t.formSubmissionFiles.sha256,
   t.contextDocuments.blobHash,

@@ -3,6 +3,7 @@ import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { Db, Dialect, Tables } from "../types.ts";
 import { after, afterPlaceholders, newestFirst } from "./keyset.ts";
 import { once, selectRows } from "./prepared.ts";
+import { unchangedCache } from "./unchanged-cache.ts";
 
 export type WebsiteRecord = Tables["websites"]["$inferSelect"];
 
@@ -64,6 +65,8 @@ export function websiteStore(db: Db, t: Tables, dialect: Dialect): WebsiteStore 
       .prepare();
   const firstPageOfOrg = once(() => page(false));
   const nextPageOfOrg = once(() => page(true));
+  // The pages of an organization's list, on SQLite reused while the database is unchanged.
+  const pagesOfOrg = unchangedCache<WebsiteRecord[]>(db, dialect, 256);
 
   return {
     async insert(website) {
@@ -79,9 +82,13 @@ export function websiteStore(db: Db, t: Tables, dialect: Dialect): WebsiteStore 
       const [org] = reach.organizationIds;
       if (org && reach.organizationIds.length === 1 && reach.websiteIds.length === 0) {
         const { after: position, limit } = options;
-        return position
-          ? rows(nextPageOfOrg(), { org, at: position.createdAt, id: position.id, limit })
-          : rows(firstPageOfOrg(), { org, limit });
+        return pagesOfOrg.get(
+          position ? `${org} ${limit} ${position.createdAt} ${position.id}` : `${org} ${limit}`,
+          () =>
+            position
+              ? rows(nextPageOfOrg(), { org, at: position.createdAt, id: position.id, limit })
+              : rows(firstPageOfOrg(), { org, limit }),
+        );
       }
       const scopes: SQL[] = [];
       if (reach.organizationIds.length) scopes.push(inArray(w.organizationId, [...reach.organizationIds]));

@@ -24,6 +24,11 @@ export async function existingAssets(
   return new Set((await stores.assets.getMany(websiteId, ids)).map((asset) => asset.id));
 }
 
+/** The first id-shaped string of an asset field's `value` that names no asset of `found` (a URL never does). */
+export function unknownAsset(value: unknown, found: ReadonlySet<string>): string | undefined {
+  return [value].flat().find((v): v is string => typeof v === "string" && isIdShaped(v) && !found.has(v));
+}
+
 /**
  * Refuses an asset value that is an id (not a URL) of no asset of the website (`found`, from existingAssets),
  * naming `values.<key>`; returns `values`.
@@ -34,13 +39,12 @@ export function checkAssets(
   found: ReadonlySet<string>,
 ): Record<string, unknown> {
   for (const key of assetKeys(fields)) {
-    for (const value of [values[key]].flat()) {
-      if (typeof value !== "string" || !isIdShaped(value) || found.has(value)) continue;
-      throw new ApiError("validation", `values.${key}: '${value}' is not an asset of this website.`, {
-        suggestion:
-          "List the website's assets with {{assets.list}} (or upload one with {{assets.upload}}) and pass its id, or pass an absolute http(s) URL.",
-      });
-    }
+    const unknown = unknownAsset(values[key], found);
+    if (unknown === undefined) continue;
+    throw new ApiError("validation", `values.${key}: '${unknown}' is not an asset of this website.`, {
+      suggestion:
+        "List the website's assets with {{assets.list}} (or upload one with {{assets.upload}}) and pass its id, or pass an absolute http(s) URL.",
+    });
   }
   return values;
 }

@@ -2,6 +2,8 @@
 import type { CmsFieldRecord, CmsItemRecord } from "../../db/stores/cms.ts";
 import type { Stores } from "../../db/stores/index.ts";
 import { ApiError } from "../../kernel/errors.ts";
+import { ASSET_FIELD_TYPES } from "../assets/cms-values.ts";
+import { existingAssets, unknownAsset } from "./asset-refs.ts";
 import { canonical, checkValue, FIELD_TYPES, type FieldType, isEmpty } from "./fields.ts";
 
 /** Types whose values are one string; between them the string is kept (dates aside) and must fit the new type. */
@@ -53,9 +55,15 @@ export class Unconvertible extends Error {}
 
 /**
  * Converts one stored, non-empty value of field `from` to field `to` (the new type and settings), then checks it
- * against `to` (type, validations, options). Throws Unconvertible with the reason when it does not fit.
+ * against `to` (type, validations, options; for an asset type, that its ids are among `assets`, the website's
+ * assets when given). Throws Unconvertible with the reason when it does not fit.
  */
-export function convertValue(from: CmsFieldRecord, to: CmsFieldRecord, value: unknown): unknown {
+export function convertValue(
+  from: CmsFieldRecord,
+  to: CmsFieldRecord,
+  value: unknown,
+  assets?: ReadonlySet<string>,
+): unknown {
   let converted: unknown;
   if (from.type === to.type || from.type === "json" || to.type === "json") converted = value;
   else if (REFERENCES.has(to.type)) converted = rewrap(from.type, to.type === "references", value);
@@ -66,7 +74,10 @@ export function convertValue(from: CmsFieldRecord, to: CmsFieldRecord, value: un
     converted = single(ELEMENT[from.type]!, to.type, list[0]);
   } else converted = single(from.type, to.type, value);
   try {
-    return checkValue(to, converted);
+    const checked = checkValue(to, converted);
+    const unknown = assets && unknownAsset(checked, assets);
+    if (unknown !== undefined) throw new Unconvertible(`'${unknown}' is not an asset of this website`);
+    return checked;
   } catch (error) {
     if (error instanceof ApiError)
       throw new Unconvertible(error.message.replace(/^values\.[^:]+: /, "").replace(/\.$/, ""));
@@ -135,6 +146,7 @@ const named = (item: CmsItemRecord) => `item '${item.id}' (slug '${item.slug}')`
  */
 export async function planValueChanges(
   stores: Stores,
+  websiteId: string,
   current: CmsFieldRecord,
   next: CmsFieldRecord,
   force: boolean,
@@ -146,7 +158,20 @@ export async function planValueChanges(
   if (!typeChanged && !checkRequired && !checkUnique) return plan;
   const key = current.key;
   const seen = { draft: new Map<string, CmsItemRecord>(), published: new Map<string, CmsItemRecord>() };
-  for (const item of await stores.cms.listItems(current.collectionId)) {
+  const items = await stores.cms.listItems(current.collectionId);
+  // A field becoming an asset type keeps only ids of the website's assets (one lookup for every item).
+  const assets =
+    typeChanged && ASSET_FIELD_TYPES.has(next.type)
+      ? await existingAssets(
+          stores,
+          websiteId,
+          [next],
+          items.flatMap(
+            (item) => [item.draftValues ?? {}, item.publishedValues ?? {}] as Record<string, unknown>[],
+          ),
+        )
+      : undefined;
+  for (const item of items) {
     const draft = { ...((item.draftValues ?? {}) as Record<string, unknown>) };
     const published =
       item.publishedValues === null ? null : { ...(item.publishedValues as Record<string, unknown>) };
@@ -158,13 +183,13 @@ export async function planValueChanges(
       if (!values || isEmpty(values[key])) continue;
       if (!typeChanged) continue;
       try {
-        const converted = convertValue(current, next, values[key]);
+        const converted = convertValue(current, next, values[key], assets);
         changed ||= canonical(converted) !== canonical(values[key]);
         values[key] = converted;
       } catch (error) {
         if (!(error instanceof Unconvertible)) throw error;
         const problem = `${named(item)} has the ${which} value ${shown(values[key])} (${error.message})`;
-        if (!force) throw unconvertible(current, next, problem);
+        if (!force) throw unconvertible(current, next, problem, assets !== undefined);
         if (next.required && which === "draft") {
           throw new ApiError(
             "conflict",
@@ -209,10 +234,20 @@ export async function planValueChanges(
 const FIX_VALUE =
   "Fix the item's value with {{cms.items.update}} (and {{cms.items.setPublished}} for a published value), then retry; or add a new field of the new type with {{cms.fields.create}} and copy the values over.";
 
-function unconvertible(current: CmsFieldRecord, next: CmsFieldRecord, problem: string): ApiError {
+const FIX_ASSET =
+  "Set the item's value to an asset id of this website ({{assets.list}} lists them, {{assets.upload}} adds one) or an absolute http(s) URL with {{cms.items.update}} (and {{cms.items.setPublished}} for a published value), then retry.";
+
+function unconvertible(
+  current: CmsFieldRecord,
+  next: CmsFieldRecord,
+  problem: string,
+  toAssets: boolean,
+): ApiError {
   return new ApiError(
     "conflict",
     `type: field '${current.key}' cannot change from ${current.type} to ${next.type}: ${problem}. Nothing was changed.`,
-    { suggestion: `${FIX_VALUE} Or pass force: true to clear the values that do not convert.` },
+    {
+      suggestion: `${toAssets ? FIX_ASSET : FIX_VALUE} Or pass force: true to clear the values that do not convert.`,
+    },
   );
 }

@@ -2,16 +2,17 @@
 
 import type { FunctionRunError, FunctionTrigger } from "../../db/schema/functions.ts";
 import type { FunctionRunRecord } from "../../db/stores/function-runs.ts";
-import { bundleFunction, type FunctionBundle } from "../../framework/functions/bundle-function.ts";
 import { functionPool } from "../../framework/functions/pool.ts";
 import { FUNCTION_PRELUDE } from "../../framework/functions/prelude.ts";
 import type { FunctionOutcome } from "../../framework/functions/protocol.ts";
 import { BundleMap } from "../../framework/stack-map.ts";
+import type { Diagnostic } from "../../framework/types.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { newId } from "../../kernel/ids.ts";
 import type { Platform } from "../../kernel/platform.ts";
 import { SecretsKeyMismatch } from "../secrets/crypto.ts";
 import { secretEnv } from "../secrets/secrets.ts";
+import type { BundleResult } from "./bundles.ts";
 import { functionFetch } from "./egress.ts";
 
 /** The request a function is called with. */
@@ -36,24 +37,7 @@ export interface FunctionRun {
   response?: FunctionResponse;
 }
 
-const bundles = new Map<
-  string,
-  Promise<FunctionBundle | { errors: { message: string; file: string; line: number; column: number }[] }>
->();
-const MAX_CACHED = 200;
 const running = new Map<string, number>();
-
-/** The bundle of `name`, cached under `cacheKey` (a deployment's functions never change). */
-function bundleOf(files: ReadonlyMap<string, string>, name: string, cacheKey: string | undefined) {
-  if (!cacheKey) return bundleFunction(files, name);
-  let found = bundles.get(cacheKey);
-  if (!found) {
-    if (bundles.size >= MAX_CACHED) bundles.delete(bundles.keys().next().value!);
-    found = bundleFunction(files, name);
-    bundles.set(cacheKey, found);
-  }
-  return found;
-}
 
 /** Replaces every exact secret value in `text` with `[secret NAME]` (longest values first). */
 export function redact(text: string, env: Record<string, string>): string {
@@ -65,7 +49,8 @@ export function redact(text: string, env: Record<string, string>): string {
 }
 
 /**
- * Runs function `name` of `files` for `websiteId` with `request` and returns its response and the run's record
+ * Runs function `name` (its `bundle`: see `draftBundle` and `deploymentBundle`) for `websiteId` with `request`
+ * and returns its response and the run's record
  * (trigger, status, duration, capped logs with secret values redacted, the error mapped to its draft file), which
  * the caller stores (`stores.functionRuns.insert`); it writes nothing itself. Never throws for
  * the function's own failures (they are the run's error); throws `rate_limited` when the website or its
@@ -73,8 +58,8 @@ export function redact(text: string, env: Record<string, string>): string {
  */
 export async function runFunction(
   platform: Platform,
-  target: { websiteId: string; organizationId: string; trigger: FunctionTrigger; cacheKey?: string },
-  files: ReadonlyMap<string, string>,
+  target: { websiteId: string; organizationId: string; trigger: FunctionTrigger },
+  bundle: BundleResult,
   name: string,
   request: FunctionRequest,
 ): Promise<FunctionRun> {
@@ -97,15 +82,8 @@ export async function runFunction(
   let outcome: FunctionOutcome;
   let map: BundleMap | undefined;
   try {
-    const bundle = await bundleOf(files, name, target.cacheKey);
-    if ("errors" in bundle) {
-      const first = bundle.errors[0]!;
-      outcome = {
-        logs: [],
-        droppedLogs: 0,
-        error: { name: "BuildError", message: `${first.file}:${first.line}: ${first.message}`, stack: "" },
-      };
-    } else {
+    if ("errors" in bundle) outcome = { logs: [], droppedLogs: 0 };
+    else {
       map = new BundleMap(bundle.map);
       env = await platform.db.read((stores) =>
         secretEnv(stores, platform.config.secretsKey, target.websiteId),
@@ -158,10 +136,17 @@ export async function runFunction(
     durationMs: Date.now() - started,
     logs: outcome.logs.map((line) => redact(line, env)),
     droppedLogs: outcome.droppedLogs,
-    error: errorOf(outcome, map, env, limits.timeMs),
+    error: "errors" in bundle ? bundleError(bundle.errors) : errorOf(outcome, map, env, limits.timeMs),
     createdAt: started,
   };
   return { record, ...(response ? { response: { ...response, status } } : {}) };
+}
+
+/** A function that did not bundle (only a draft's can): its first diagnostic, positioned in its file. */
+function bundleError(errors: readonly Diagnostic[]): FunctionRunError {
+  const first = errors[0]!;
+  const position = first.line > 0 ? { line: first.line, column: first.column } : { line: null, column: null };
+  return { message: `BuildError: ${first.message}`, file: first.file, ...position };
 }
 
 const validStatus = (status: unknown) =>

@@ -1,4 +1,8 @@
-import type { DeploymentOutputRecord, DeploymentRecord } from "../../db/stores/deployments.ts";
+import type {
+  DeploymentFunctionRecord,
+  DeploymentOutputRecord,
+  DeploymentRecord,
+} from "../../db/stores/deployments.ts";
 import type { DeploymentFormRecord } from "../../db/stores/forms.ts";
 import type { Stores } from "../../db/stores/index.ts";
 import {
@@ -41,10 +45,11 @@ export interface PageRef {
   path: string;
 }
 
-/** A successful build, with its outputs already in the blob store. */
+/** A successful build, with its outputs and function bundles already in the blob store. */
 export interface StoredBuild {
   result: BuildResult;
   outputs: DeploymentOutputRecord[];
+  functions: DeploymentFunctionRecord[];
 }
 
 /** What the slow part hands to the commit. */
@@ -63,8 +68,8 @@ export interface PreparedDeployment {
 const encoder = new TextEncoder();
 
 /**
- * Builds `files` (in the build sandbox's queue of `organizationId`) and puts every page and asset into the blob
- * store. A build failure is the framework's `validation` error (details: `{file, line, column, message}` per
+ * Builds `files` (in the build sandbox's queue of `organizationId`) and puts every page, asset and server function
+ * bundle (`{js, map}` JSON, see `functionBundleBlob`) into the blob store. A build failure is the framework's `validation` error (details: `{file, line, column, message}` per
  * source error) with a suggestion naming the operations that fix it.
  */
 export async function buildAndStore(
@@ -97,7 +102,12 @@ export async function buildAndStore(
       });
     }
   }
-  return { result, outputs };
+  const functions: DeploymentFunctionRecord[] = [];
+  for (const fn of result.functions) {
+    const body = encoder.encode(JSON.stringify({ js: fn.js, map: fn.map }));
+    functions.push({ name: fn.name, file: fn.file, bundleSha256: await blobs.put(body), size: body.length });
+  }
+  return { result, outputs, functions };
 }
 
 /** One run of the framework's build; its `validation` error gets a suggestion naming the operations that fix it. */
@@ -257,6 +267,7 @@ export async function commitDeployment(
     };
     await stores.deployments.insert(deployment, prepared.files);
     await stores.deployments.insertOutputs(deployment.id, build.outputs);
+    await stores.deployments.insertFunctions(deployment.id, build.functions);
     await stores.forms.insertDeploymentForms(deployment.id, formsOfBuild(build.result));
   }
   let publishedId = previousDeploymentId;

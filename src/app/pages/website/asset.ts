@@ -5,6 +5,7 @@ import { html, type SafeHtml } from "../../ui/html.ts";
 import { csrfField } from "../../ui/layout.ts";
 import { done, type FormFailure, formAction, handle, param } from "../context.ts";
 import { allowSiteImages, assetStyles, thumbnail } from "./assets.ts";
+import { generationCard } from "./generation-card.ts";
 import { type WebsiteContext, websiteContext, websitePage } from "./hub.ts";
 
 /**
@@ -30,6 +31,7 @@ ${field({ label: "Alt text", name: "alt", value: value("alt"), hint: "Describes 
 ${field({ label: "Folder", name: "folder", value: value("folder"), placeholder: "blog/2026" })}
 <div class="form-actions"><button type="submit" class="primary">Save</button></div></form>`
     : html`<dl class="kv"><dt>Alt text</dt><dd>${asset.alt || "—"}</dd><dt>Folder</dt><dd>${asset.folder || "/"}</dd></dl>`;
+  const generation = asset.generation ? await generationCard(ctx, asset.generation) : "";
   const inUse = usage.pages.length + usage.cmsItems.length > 0;
   const rows: SafeHtml[][] = [
     ...usage.pages.map((p) => [html`Live page`, html`<code>${p.path}</code>`]),
@@ -62,7 +64,7 @@ ${field({ label: "Folder", name: "folder", value: value("folder"), placeholder: 
         description: html`${asset.contentType}${asset.width ? ` · ${asset.width}×${asset.height}` : ""} · ${asset.size} bytes · uploaded ${when(asset.createdAt)}`,
         body: html`<div class="asset-thumb">${thumbnail(asset, 640)}</div><p><a href="${asset.url}" target="_blank" rel="noopener" data-testid="asset-url">${asset.path}</a></p>`,
       },
-    )}${card({ title: "Details", body: edit })}</div>${card({
+    )}${card({ title: "Details", body: edit })}</div>${generation}${card({
       title: "Usage",
       description: inUse ? "Deleting it breaks these until they stop naming it." : undefined,
       flush: true,

@@ -2,9 +2,9 @@ import type { H3 } from "h3";
 import type { OperationOutput } from "../../../../tools/index.ts";
 import type { Platform } from "../../../kernel/platform.ts";
 import { RASTER_TYPES } from "../../../services/assets/ingest.ts";
-import { card, emptyState, type Flash, field } from "../../ui/components.ts";
+import { card, emptyState, type Flash, field, select } from "../../ui/components.ts";
 import { html, raw, type SafeHtml } from "../../ui/html.ts";
-import { csrfField } from "../../ui/layout.ts";
+import { uploadForm } from "../../ui/upload.ts";
 import { handle } from "../context.ts";
 import { type WebsiteContext, websiteContext, websitePage } from "./hub.ts";
 
@@ -39,21 +39,8 @@ export const assetStyles = raw(`<style>
 .asset-tile:hover{border-color:var(--accent)}.asset-thumb{aspect-ratio:4/3;display:flex;align-items:center;justify-content:center;background:var(--surface-2)}
 .asset-thumb img{max-width:100%;max-height:100%;object-fit:contain}.asset-tile .cell-sub,.asset-tile .cell-title{padding:0 8px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .asset-tile .cell-title{padding-top:6px}.asset-tile .cell-sub{padding-bottom:8px}.file-type{font-weight:650;text-transform:uppercase;color:var(--muted)}
-.drop{border:2px dashed var(--border);border-radius:8px;padding:16px;text-align:center}.drop.over{border-color:var(--accent);background:var(--surface-2)}
+.reference-grid{padding:0;grid-template-columns:repeat(auto-fill,minmax(120px,1fr))}
 </style>`);
-
-/** Uploads through the same-origin API (multipart, the session's CSRF token in X-CSRF-Token), by picking or dropping files. */
-const uploadScript =
-  raw(`<script>(function(){var f=document.getElementById("upload");if(!f)return;var z=f.querySelector(".drop"),
-i=f.querySelector("input[type=file]"),s=document.getElementById("upload-status");
-function send(files){if(!files.length)return;var n=0,fail=null;s.textContent="Uploading…";Array.prototype.reduce.call(files,function(p,file){
-return p.then(function(){var d=new FormData();d.append("file",file,file.name);var a=f.querySelector("[name=alt]").value;if(a)d.append("alt",a);
-return fetch(f.getAttribute("data-api"),{method:"POST",body:d,headers:{"X-CSRF-Token":f.querySelector("[name=csrf]").value}})
-.then(function(res){return res.json().then(function(b){if(!res.ok)throw new Error(file.name+": "+(b.message||res.status));n++})})})},Promise.resolve())
-.then(function(){location.href=f.getAttribute("data-done")},function(e){s.textContent=e.message;s.className="flash error"})}
-f.addEventListener("submit",function(e){e.preventDefault();send(i.files)});
-z.addEventListener("dragover",function(e){e.preventDefault();z.classList.add("over")});z.addEventListener("dragleave",function(){z.classList.remove("over")});
-z.addEventListener("drop",function(e){e.preventDefault();z.classList.remove("over");send(e.dataTransfer.files)})})();</script>`);
 
 function uploadCard(ctx: WebsiteContext): SafeHtml {
   if (!ctx.can("assets.upload")) return html``;
@@ -61,10 +48,16 @@ function uploadCard(ctx: WebsiteContext): SafeHtml {
   return card({
     title: "Upload",
     description: "Images, PDFs, fonts, audio and video up to 25 MiB. The type is read from the file itself.",
-    body: html`<form id="upload" data-api="${api}" data-done="${ctx.path("/assets?done=asset-uploaded")}">${csrfField(ctx.csrf)}
-<div class="drop"><p>Drop files here, or choose them</p><input type="file" name="file" multiple aria-label="Files"></div>
-${field({ label: "Alt text", name: "alt", hint: "Applied to every file of this upload; edit each asset later." })}
-<div class="form-actions"><button type="submit" class="primary">Upload</button><span id="upload-status" role="status"></span></div></form>${uploadScript}`,
+    body: uploadForm({
+      api,
+      done: ctx.path("/assets?done=asset-uploaded"),
+      csrf: ctx.csrf,
+      fields: field({
+        label: "Alt text",
+        name: "alt",
+        hint: "Applied to every file of this upload; edit each asset later.",
+      }),
+    }),
   });
 }
 
@@ -72,10 +65,12 @@ async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: numb
   const query = ctx.event.url.searchParams;
   const q = query.get("q")?.trim() ?? "";
   const cursor = query.get("cursor");
+  const origin = query.get("origin") === "generated" ? "generated" : "";
   const listed = await ctx.call("assets.list", {
     websiteId: ctx.website.id,
     limit: PAGE_SIZE,
     ...(q ? { nameContains: q } : {}),
+    ...(origin ? { generated: true } : {}),
     ...(cursor ? { cursor } : {}),
   });
   const tiles = listed.items.map(
@@ -83,10 +78,20 @@ async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: numb
       html`<a class="asset-tile" href="${ctx.path(`/assets/${encodeURIComponent(a.id)}`)}" data-testid="asset" data-name="${a.name}"><div class="asset-thumb">${thumbnail(a)}</div>
 <div class="cell-title">${a.name}</div><div class="cell-sub muted">${a.width ? `${a.width}×${a.height} · ` : ""}${Math.ceil(a.size / 1024)} KiB</div></a>`,
   );
+  const filters = new URLSearchParams({ ...(q ? { q } : {}), ...(origin ? { origin } : {}) });
   const next = listed.nextCursor
-    ? html`<a class="btn small" href="${ctx.path(`/assets?${q ? `q=${encodeURIComponent(q)}&` : ""}cursor=${encodeURIComponent(listed.nextCursor)}`)}">More assets</a>`
+    ? html`<a class="btn small" href="${ctx.path(`/assets?${filters}${filters.size ? "&" : ""}cursor=${encodeURIComponent(listed.nextCursor)}`)}">More assets</a>`
     : "";
-  const search = html`<form method="get" action="${ctx.path("/assets")}" class="filters"><div class="field"><label for="f-q">Name contains</label><input id="f-q" type="text" name="q" value="${q}"></div><div class="form-actions"><button type="submit">Search</button></div></form>`;
+  const search = html`<form method="get" action="${ctx.path("/assets")}" class="filters"><div class="field"><label for="f-q">Name contains</label><input id="f-q" type="text" name="q" value="${q}"></div>
+${select({
+  label: "Show",
+  name: "origin",
+  value: origin,
+  options: [
+    { value: "", label: "All assets" },
+    { value: "generated", label: "Generated images" },
+  ],
+})}<div class="form-actions"><button type="submit">Search</button></div></form>`;
   const response = websitePage(ctx, {
     tab: "assets",
     title: "Assets",
@@ -98,7 +103,7 @@ async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: numb
       body: html`<div class="card-body">${search}</div>${
         tiles.length
           ? html`<div class="asset-grid">${tiles}</div>`
-          : emptyState("No assets", q ? "No asset name matches." : "Upload a file to start the library.")
+          : emptyState("No assets", q || origin ? "No asset matches." : "Upload a file to start the library.")
       }`,
       footer: next || undefined,
     })}`,

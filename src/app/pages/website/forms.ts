@@ -11,6 +11,7 @@ import {
   table,
   when,
 } from "../../ui/components.ts";
+import { dayRange, dayRangeFields } from "../../ui/date-range.ts";
 import { html, raw, type SafeHtml } from "../../ui/html.ts";
 import { csrfField } from "../../ui/layout.ts";
 import { done, formAction, handle } from "../context.ts";
@@ -31,15 +32,10 @@ type Submission = OperationOutput<"forms.submissions.get">;
 
 /** The list filters of the current URL: form, state, and a date range (`to` inclusive, as whole UTC days). */
 export function filtersOf(query: URLSearchParams): Filters {
-  const day = (name: string) => (/^\d{4}-\d{2}-\d{2}$/.test(query.get(name) ?? "") ? query.get(name)! : "");
-  const from = day("from");
-  const to = day("to");
-  const next = to ? new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000).toISOString() : "";
   return {
     ...(query.get("formName") ? { formName: query.get("formName")! } : {}),
     ...(query.get("state") ? { state: query.get("state") as Filters["state"] } : {}),
-    ...(from ? { from: `${from}T00:00:00.000Z` } : {}),
-    ...(next ? { to: next } : {}),
+    ...dayRange(query),
   };
 }
 
@@ -101,8 +97,7 @@ function filterBar(
   return html`<form method="get" action="${ctx.path("/forms")}" class="filters" data-testid="filters">
 <div class="field"><label for="f-formName">Form</label><select id="f-formName" name="formName">${option("", "All forms", query.get("formName"))}${forms.map((f) => option(f.name, f.name, query.get("formName")))}</select></div>
 <div class="field"><label for="f-state">State</label><select id="f-state" name="state">${option("", "Any state", query.get("state"))}${STATES.map((s) => option(s, s, query.get("state")))}</select></div>
-<div class="field"><label for="f-from">From</label><input id="f-from" type="date" name="from" value="${query.get("from") ?? ""}"></div>
-<div class="field"><label for="f-to">To</label><input id="f-to" type="date" name="to" value="${query.get("to") ?? ""}"></div>
+${dayRangeFields(query)}
 <div class="form-actions"><button type="submit">Filter</button><a class="btn" href="${exportHref}" download data-testid="export-csv">Export CSV</a></div></form>`;
 }
 

@@ -34,6 +34,7 @@ const sections = [
   { tab: "cms", label: "CMS", rest: "/cms", operationId: "cms.collections.list" },
   { tab: "source", label: "Source", rest: "/source", operationId: "websiteSourceCode.files.list" },
   { tab: "assets", label: "Assets", rest: "/assets", operationId: "assets.list" },
+  { tab: "context", label: "Context", rest: "/context", operationId: "context.list" },
   { tab: "forms", label: "Forms", rest: "/forms", operationId: "forms.list" },
   { tab: "functions", label: "Functions", rest: "/functions", operationId: "functions.runs.list" },
   { tab: "secrets", label: "Secrets", rest: "/secrets", operationId: "secrets.list" },

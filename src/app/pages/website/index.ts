@@ -14,6 +14,7 @@ import { registerFormPages } from "./forms.ts";
 import { registerFunctionPages } from "./functions.ts";
 import { registerOpenPreviewPage } from "./open-preview.ts";
 import { registerOverviewPage } from "./overview.ts";
+import { registerProjectContextPages } from "./project-context.ts";
 import { registerSecretPages } from "./secrets.ts";
 import { registerSourcePages } from "./source.ts";
 
@@ -31,6 +32,7 @@ export function registerWebsitePage(app: H3, platform: Platform): void {
   registerDomainPages(app, platform);
   registerAssetPages(app, platform);
   registerAssetItemPages(app, platform);
+  registerProjectContextPages(app, platform);
   registerFormPages(app, platform);
   registerFunctionPages(app, platform);
   registerSecretPages(app, platform);
