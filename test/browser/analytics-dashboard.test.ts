@@ -14,10 +14,12 @@ describe.skipIf(!hasChromium)("the website's analytics section in headless Chrom
   let d: Dashboard;
   let websitePath: string;
   let organizationId: string;
+  let ownerId: string;
   beforeAll(async () => {
     d = await startDashboard();
     const owner = await d.user("ada@example.test", "Ada");
     organizationId = owner.organizationId;
+    ownerId = owner.id;
     const website = await d.t.callAsUser(owner.id, "websites.create", { name: "Ada Atlas", organizationId });
     websitePath = `${d.app}/orgs/${organizationId}/websites/${website.id}`;
     // Seeded through the collector (as hosting records page views), with normal browsers' user agents:
@@ -117,5 +119,22 @@ describe.skipIf(!hasChromium)("the website's analytics section in headless Chrom
     expect(await phone.page.locator('svg[data-testid="chart"]').isVisible()).toBe(true);
     expect(await phone.page.locator('[data-testid="top-page"]').isVisible()).toBe(true);
     await phone.context.close();
+  }, 60_000);
+
+  it("counts days in the website's time zone and says which zone", async () => {
+    const websiteId = websitePath.split("/").pop()!;
+    await d.t.callAsUser(ownerId, "analytics.settings.update", { websiteId, timeZone: "Pacific/Kiritimati" });
+    const { context, page } = await d.signIn("ada@example.test");
+    await page.goto(`${websitePath}/analytics?period=7d`);
+    expect(await page.locator('[data-testid="time-zone"]').innerText()).toContain("Pacific/Kiritimati");
+    // The period ends on today's date at UTC+14, whatever the date is in UTC.
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Kiritimati" }).format(new Date());
+    expect(await page.locator("main").innerText()).toContain(`to ${today} (Pacific/Kiritimati)`);
+    const views = await page
+      .locator('[data-testid="bucket"]')
+      .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute("data-pageviews"))));
+    expect(views).toHaveLength(7);
+    expect(views.reduce((a, b) => a + b, 0)).toBe(7);
+    await context.close();
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import { presets } from "../../src/kernel/annotations.ts";
 import type { ToolContext } from "../../src/kernel/context.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import {
+  coverageOf,
   metricsOf,
   type Period,
   parseFilters,
@@ -19,7 +20,7 @@ import { metrics, periodOutput, reportInput } from "./schemas.ts";
 async function totals(ctx: ToolContext, websiteId: string, period: Period, filters: Filter[]) {
   const source = await sourceOf(ctx, websiteId, period, filters);
   const [row] = await ctx.stores.analytics.series(source, [{ from: period.start, offset: 0 }], 1e15);
-  return metricsOf(row);
+  return { metrics: metricsOf(row), source };
 }
 
 export default defineTool({
@@ -52,10 +53,9 @@ export default defineTool({
     await readableWebsite(ctx, input.websiteId);
     const filters = parseFilters(input.filters);
     const period = periodOf(await reportSettings(ctx, input.websiteId), ctx.now, input.from, input.to);
-    const current = await totals(ctx, input.websiteId, period, filters);
-    const previous = input.compare
-      ? await totals(ctx, input.websiteId, previousPeriod(period), filters)
-      : null;
+    const { metrics: current, source } = await totals(ctx, input.websiteId, period, filters);
+    const before = input.compare ? await totals(ctx, input.websiteId, previousPeriod(period), filters) : null;
+    const previous = before?.metrics ?? null;
     const change = previous
       ? Object.fromEntries(
           Object.entries(current).map(([name, value]) => {
@@ -68,6 +68,7 @@ export default defineTool({
       from: period.from,
       to: period.to,
       timeZone: period.timeZone,
+      ...coverageOf(period, source, before?.source ?? {}),
       metrics: current,
       previous,
       change,

@@ -6,13 +6,14 @@ import { ApiError } from "../../src/kernel/errors.ts";
 import { fields, listOf } from "../../src/kernel/schemas.ts";
 import { breakdownPage } from "../../src/services/analytics/breakdown.ts";
 import {
+  coverageOf,
   parseFilters,
   periodOf,
   readableWebsite,
   reportSettings,
 } from "../../src/services/analytics/reports.ts";
 import { analyticsGroup } from "./group.ts";
-import { dimension, metrics, reportInput } from "./schemas.ts";
+import { dimension, metrics, periodOutput, reportInput } from "./schemas.ts";
 
 const CURSOR_TAG = "analytics.breakdown";
 
@@ -36,7 +37,10 @@ export default defineTool({
   description:
     "Returns a live website's top values of one dimension for a period (top pages, entry and exit pages, sources, referrers, UTM campaigns, devices, browsers, operating systems, countries, custom events, or a custom event property), most visitors first, each with visitors, visits, page views, events, bounce rate, visit duration and views per visit. Paginated: pass nextCursor as cursor. '' is a visit without that value (Direct traffic has source Direct). Export the same rows as CSV with analytics_export.",
   input: z.object({ ...breakdownInput, cursor: fields.cursor(), limit: fields.limit() }).strict(),
-  output: listOf(metrics.extend({ value: z.string().describe("The dimension's value.") })),
+  output: listOf(metrics.extend({ value: z.string().describe("The dimension's value.") })).extend({
+    complete: periodOutput.complete,
+    notice: periodOutput.notice,
+  }),
   annotations: presets.read,
   scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/analytics/breakdown" },
@@ -56,6 +60,7 @@ export default defineTool({
     return {
       items: page.items,
       nextCursor: page.more && last ? encodeKeyset([last.visitors, last.value], CURSOR_TAG) : null,
+      ...coverageOf(period, page),
     };
   },
 });

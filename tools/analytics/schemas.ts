@@ -39,6 +39,12 @@ export const periodOutput = {
   from: z.string().describe("First day of the period (YYYY-MM-DD)."),
   to: z.string().describe("Last day of the period (YYYY-MM-DD)."),
   timeZone: z.string().describe("The website's time zone the days are in (analytics_settings_update)."),
+  complete: z
+    .boolean()
+    .describe(
+      "False when filters or an event property need raw events and part of the period is older than the oldest raw event kept (the raw retention): that part counts nothing; see notice.",
+    ),
+  notice: z.string().nullable().describe("Why the figures are incomplete; null when complete."),
 };
 
 export const settings = z.object({

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import {
+  coverageOf,
   parseFilters,
   periodOf,
   readableWebsite,
@@ -17,7 +18,7 @@ export default defineTool({
   operationId: "analytics.timeseries",
   title: "Get a website's traffic over time",
   description:
-    "Returns a live website's traffic in buckets of an hour, a day, an ISO week (from Monday) or a month of the website's time zone, one item per bucket of the period (empty ones included, oldest first), each with visitors, visits, page views, events, bounce rate, visit duration and views per visit. A visitor is counted once per day, so a week's or month's visitors are the sum of its days'. For totals call analytics_aggregate.",
+    "Returns a live website's traffic in buckets of an hour, a day, an ISO week (from Monday) or a month of the website's time zone (daylight saving included: a day has 23 to 25 hours), one item per bucket of the period (empty ones included, oldest first), each with visitors, visits, page views, events, bounce rate, visit duration and views per visit. A visitor is counted once per day, so a week's or month's visitors are the sum of its days'. For totals call analytics_aggregate.",
   input: z
     .object({
       ...reportInput,
@@ -37,6 +38,11 @@ export default defineTool({
           .describe(
             "The bucket's local start: YYYY-MM-DDTHH:00 (hour), YYYY-MM-DD (day, week), YYYY-MM (month).",
           ),
+        start: z
+          .string()
+          .describe(
+            "The instant the bucket starts (ISO 8601, UTC); it tells apart the two hours a clock shows twice when daylight saving ends.",
+          ),
       }),
     ),
   }),
@@ -47,8 +53,15 @@ export default defineTool({
     await readableWebsite(ctx, input.websiteId);
     const filters = parseFilters(input.filters);
     const period = periodOf(await reportSettings(ctx, input.websiteId), ctx.now, input.from, input.to);
-    const source = await sourceOf(ctx, input.websiteId, period, filters);
+    const source = await sourceOf(ctx, input.websiteId, period, filters, { bucketsIn: period.timeZone });
     const items = await seriesOf(ctx.stores, source, period, input.interval);
-    return { from: period.from, to: period.to, timeZone: period.timeZone, interval: input.interval, items };
+    return {
+      from: period.from,
+      to: period.to,
+      timeZone: period.timeZone,
+      ...coverageOf(period, source),
+      interval: input.interval,
+      items,
+    };
   },
 });

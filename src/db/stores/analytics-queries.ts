@@ -40,11 +40,15 @@ export interface ReportSource {
 export type Grouping = { dimension: Dimension } | { property: string };
 
 export interface AnalyticsQueries {
-  /** Metric rows grouped by local time bucket (`size` ms after the zone's offsets), value = bucket index. */
+  /**
+   * Metric rows grouped by local time bucket (`size` ms after the zone's offsets), value = the bucket's index, or
+   * with `instant` the Unix ms it starts at (see bucketSql).
+   */
   series(
     source: ReportSource,
     offsets: readonly { from: number; offset: number }[],
     size: number,
+    instant?: boolean,
   ): Promise<MetricRow[]>;
   /** One page of a breakdown, most visitors first, then by value (byte order). */
   breakdown(
@@ -100,12 +104,12 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
   }
 
   return {
-    async series(source, offsets, size) {
-      const query = parts(
-        source,
-        (scope) => metricsOfVisits(visitRowsSql(dialect, scope, bucketSql(sql.raw("ev.ts"), offsets, size))),
-        { dimension: "", value: bucketSql(sql.raw("hour"), offsets, size) },
-      );
+    async series(source, offsets, size, instant = false) {
+      const bucket = (column: string) => bucketSql(sql.raw(column), offsets, size, instant);
+      const query = parts(source, (scope) => metricsOfVisits(visitRowsSql(dialect, scope, bucket("ev.ts"))), {
+        dimension: "",
+        value: bucket("hour"),
+      });
       return (await rawRows<Record<string, unknown>>(db, dialect, query)).map(toRow);
     },
     async breakdown(source, grouping, page) {

@@ -152,13 +152,16 @@ export function sumMetrics(parts: readonly SQL[]): SQL {
 }
 
 /**
- * A time bucket index of `column` (Unix ms) in local time: `offsets` are the zone's UTC offsets in ms, each from
- * its instant on (the first from the start of the range), so a bucket follows daylight saving changes.
+ * A time bucket of `column` (Unix ms) in local time: `offsets` are the zone's UTC offsets in ms, each from its
+ * instant on (the first from the start of the range), so a bucket follows daylight saving changes. The bucket is
+ * its index (local time / `size`) or, with `instant`, the Unix ms its local bucket starts at: distinct for the two
+ * hours a clock shows twice when daylight saving ends.
  */
 export function bucketSql(
   column: SQL,
   offsets: readonly { from: number; offset: number }[],
   size: number,
+  instant = false,
 ): SQL {
   // Integers written as literals: PostgreSQL would type parameters of a CASE as text.
   const int = (n: number) => sql.raw(String(Math.trunc(n)));
@@ -166,5 +169,6 @@ export function bucketSql(
   for (const change of offsets.slice(1)) {
     offset = sql`case when ${column} >= ${int(change.from)} then ${int(change.offset)} else ${offset} end`;
   }
-  return sql`((${column} + ${offset}) / ${int(size)})`;
+  const index = sql`((${column} + ${offset}) / ${int(size)})`;
+  return instant ? sql`(${index} * ${int(size)} - ${offset})` : index;
 }

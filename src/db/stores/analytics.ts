@@ -53,8 +53,10 @@ export interface AnalyticsStore extends AnalyticsQueries {
   rollUp(from: number, to: number, dayStart: number): Promise<boolean>;
   /** Deletes raw events before `before` (at most `limit`); returns how many. */
   purgeEventsBefore(before: number, limit: number): Promise<number>;
-  /** The time of the oldest raw event (any website), or null. */
-  oldestEvent(): Promise<number | null>;
+  /** The time of the oldest raw event of a website (or of any website), or null. */
+  oldestEvent(websiteId?: string): Promise<number | null>;
+  /** Whether the rollups hold traffic of a website in the hours [from, to). */
+  rolledTraffic(websiteId: string, from: number, to: number): Promise<boolean>;
 }
 
 export function analyticsStore(db: Db, t: Tables, dialect: Dialect): AnalyticsStore {
@@ -141,13 +143,23 @@ export function analyticsStore(db: Db, t: Tables, dialect: Dialect): AnalyticsSt
       const gone = await db.delete(e).where(inArray(e.id, ids)).returning({ id: e.id });
       return gone.length;
     },
-    async oldestEvent() {
+    async oldestEvent(websiteId) {
+      const where = websiteId ? sql` where ${e.websiteId} = ${websiteId}` : sql``;
       const [row] = await rawRows<{ ts: number | string | null }>(
         db,
         dialect,
-        sql`select min(${e.ts}) as ts from ${e}`,
+        sql`select min(${e.ts}) as ts from ${e}${where}`,
       );
       return row?.ts == null ? null : Number(row.ts);
+    },
+    async rolledTraffic(websiteId, from, to) {
+      const r = t.analyticsRollups;
+      const rows = await db
+        .select({ hour: r.hour })
+        .from(r)
+        .where(and(eq(r.websiteId, websiteId), eq(r.dimension, ""), gte(r.hour, from), lt(r.hour, to)))
+        .limit(1);
+      return rows.length > 0;
     },
   };
 }

@@ -9,17 +9,19 @@ export interface BreakdownSpec {
   property?: string;
 }
 
-/** One page of a breakdown (most visitors first, then by value), and whether more follow. */
+/** One page of a breakdown (most visitors first, then by value), whether more follow, and its raw coverage (see sourceOf). */
 export async function breakdownPage(
   ctx: Pick<ToolContext, "stores">,
   spec: BreakdownSpec,
   period: Period,
   filters: readonly Filter[],
   page: { after?: { visitors: number; value: string }; limit: number },
-): Promise<{ items: (Metrics & { value: string })[]; more: boolean }> {
+): Promise<{ items: (Metrics & { value: string })[]; more: boolean; rawFrom?: number }> {
   const grouping: Grouping =
     spec.dimension === "property" ? { property: spec.property ?? "" } : { dimension: spec.dimension };
-  const source = await sourceOf(ctx, spec.websiteId, period, filters, spec.dimension !== "property");
+  const source = await sourceOf(ctx, spec.websiteId, period, filters, {
+    rollable: spec.dimension !== "property",
+  });
   const rows = await ctx.stores.analytics.breakdown(source, grouping, {
     after: page.after,
     limit: page.limit + 1,
@@ -27,5 +29,6 @@ export async function breakdownPage(
   return {
     items: rows.slice(0, page.limit).map((row) => ({ value: row.value, ...metricsOf(row) })),
     more: rows.length > page.limit,
+    ...(source.rawFrom !== undefined ? { rawFrom: source.rawFrom } : {}),
   };
 }

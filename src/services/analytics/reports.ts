@@ -4,7 +4,7 @@ import type { WebsiteRecord } from "../../db/stores/websites.ts";
 import type { ToolContext } from "../../kernel/context.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { type AnalyticsSettings, settingsOf } from "./settings.ts";
-import { addDays, DAY, HOUR, localDate, startOfLocalDay } from "./time.ts";
+import { addDays, DAY, HOUR, localDate, startOfLocalDay, wholeHourOffsets } from "./time.ts";
 
 /** The longest period a report covers. */
 export const MAX_DAYS = 1_100;
@@ -105,24 +105,55 @@ export function previousPeriod(period: Period): Period {
 
 /**
  * Where a report over [start, end) reads: the hourly rollups for the whole hours they cover (reports without
- * filters), raw events for the rest.
+ * filters), raw events for the rest. Filtered reports and event properties read raw events only (rollups keep each
+ * dimension alone); `rawFrom` is then set when rollups hold traffic of the period from before the oldest raw event
+ * kept, which those reports cannot count. `bucketsIn` names the zone of a time series: in a zone whose offset is
+ * not whole hours, an hourly rollup straddles two local buckets, so raw events answer wherever they are kept.
  */
 export async function sourceOf(
   ctx: Pick<ToolContext, "stores">,
   websiteId: string,
   range: { start: number; end: number },
   filters: readonly Filter[],
-  rollable = true,
-): Promise<ReportSource> {
+  how: { rollable?: boolean; bucketsIn?: string } = {},
+): Promise<ReportSource & { rawFrom?: number }> {
   const scope = (from: number, to: number): Scope => ({ websiteId, from, to, filters });
-  if (!rollable || filters.length > 0) return { raw: [scope(range.start, range.end)] };
-  const rolledTo = await ctx.stores.analytics.rolledTo();
+  const analytics = ctx.stores.analytics;
+  if (how.rollable === false || filters.length > 0) {
+    const oldest = await analytics.oldestEvent(websiteId);
+    const gapEnd = Math.min(range.end, oldest ?? range.end);
+    const missing =
+      gapEnd > range.start &&
+      (await analytics.rolledTraffic(websiteId, Math.floor(range.start / HOUR) * HOUR, gapEnd));
+    return { raw: [scope(range.start, range.end)], ...(missing ? { rawFrom: oldest ?? range.end } : {}) };
+  }
   const from = Math.ceil(range.start / HOUR) * HOUR;
-  const to = Math.min(Math.floor(range.end / HOUR) * HOUR, rolledTo);
-  if (to - from < ROLLUPS_FROM_MS) return { raw: [scope(range.start, range.end)] };
+  let to = Math.min(Math.floor(range.end / HOUR) * HOUR, await analytics.rolledTo());
+  const oldest = () => analytics.oldestEvent(websiteId);
+  if (how.bucketsIn && !wholeHourOffsets(how.bucketsIn, range.start, range.end)) {
+    const first = await oldest();
+    if (first !== null) to = Math.min(to, Math.floor(first / HOUR) * HOUR);
+  }
+  // A short period reads raw events, unless they were deleted (past the raw retention).
+  if (to <= from || (to - from < ROLLUPS_FROM_MS && ((await oldest()) ?? range.end) <= range.start)) {
+    return { raw: [scope(range.start, range.end)] };
+  }
   return {
     raw: [scope(range.start, from), scope(to, range.end)],
     rollups: { websiteId, from, to },
+  };
+}
+
+/** Whether a report counted all of its period, and if not, why (for the `complete` and `notice` outputs). */
+export function coverageOf(
+  period: Pick<Period, "timeZone">,
+  ...sources: { rawFrom?: number }[]
+): { complete: boolean; notice: string | null } {
+  const rawFrom = sources.find((s) => s.rawFrom !== undefined)?.rawFrom;
+  if (rawFrom === undefined) return { complete: true, notice: null };
+  return {
+    complete: false,
+    notice: `Filtered reports and event properties read raw events, and those before ${localDate(period.timeZone, rawFrom)} were deleted after the raw retention (analyticsRawRetentionMonths): traffic before that day is not counted here. Reports without filters answer from hourly rollups, kept for good.`,
   };
 }
 

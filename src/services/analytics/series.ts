@@ -2,7 +2,7 @@ import type { MetricRow, ReportSource } from "../../db/stores/analytics-queries.
 import type { Stores } from "../../db/stores/index.ts";
 import { ApiError } from "../../kernel/errors.ts";
 import { type Metrics, metricsOf, type Period } from "./reports.ts";
-import { addDays, DAY, HOUR, offsetsOver } from "./time.ts";
+import { addDays, DAY, HOUR, offsetAt, offsetsOver, startOfLocalDay } from "./time.ts";
 
 export type Interval = "hour" | "day" | "week" | "month";
 
@@ -24,16 +24,25 @@ const sum = (a: MetricRow, b: MetricRow): MetricRow => ({
   duration: a.duration + b.duration,
 });
 
+/** The local wall time of an instant as an hour bucket's label, `YYYY-MM-DDTHH:00`. */
+const hourLabel = (zone: string, at: number) =>
+  `${new Date(at + offsetAt(zone, at)).toISOString().slice(0, 13)}:00`;
+
+/** The first local day of a day, week (its Monday) or month (`YYYY-MM`) bucket. */
+const firstDayOf = (label: string) => (label.length === 7 ? `${label}-01` : label);
+
 /**
- * One item per bucket of the period, oldest first. The database groups by local hour or day; weeks and months
- * add up their days (visitor ids change daily, so a visitor on two days is two visitors either way).
+ * One item per bucket of the period, oldest first, each with its label and the instant it starts. Hours are the
+ * local hours that happen: 23 on the day daylight saving starts, 25 on the day it ends (the repeated hour twice,
+ * told apart by `start`). The database groups by local hour or day; weeks and months add up their days (visitor ids
+ * change daily, so a visitor on two days is two visitors either way).
  */
 export async function seriesOf(
   stores: Stores,
   source: ReportSource,
   period: Period,
   interval: Interval,
-): Promise<(Metrics & { date: string })[]> {
+): Promise<(Metrics & { date: string; start: string })[]> {
   const days = Math.round((Date.parse(period.to) - Date.parse(period.from)) / DAY) + 1;
   if (interval === "hour" && days > 31) {
     throw new ApiError(
@@ -45,22 +54,33 @@ export async function seriesOf(
       },
     );
   }
-  const size = interval === "hour" ? HOUR : DAY;
-  const offsets = offsetsOver(period.timeZone, period.start, period.end);
-  const rows = await stores.analytics.series(source, offsets, size);
+  const zone = period.timeZone;
+  const hourly = interval === "hour";
+  const offsets = offsetsOver(zone, period.start, period.end);
+  const rows = await stores.analytics.series(source, offsets, hourly ? HOUR : DAY, hourly);
   const buckets = new Map<string, MetricRow>();
-  const labels: string[] = [];
-  for (let d = 0; d < days; d++) {
-    const date = addDays(period.from, d);
-    if (interval === "hour") {
-      for (let h = 0; h < 24; h++) labels.push(`${date}T${String(h).padStart(2, "0")}:00`);
-    } else if (labels.at(-1) !== dayBucket(date, interval)) labels.push(dayBucket(date, interval));
-  }
   for (const row of rows) {
-    const local = new Date(Number(row.value) * size).toISOString();
-    const label = interval === "hour" ? `${local.slice(0, 13)}:00` : dayBucket(local.slice(0, 10), interval);
-    const known = buckets.get(label);
-    buckets.set(label, known ? sum(known, row) : row);
+    const key = hourly
+      ? String(Number(row.value))
+      : dayBucket(new Date(Number(row.value) * DAY).toISOString().slice(0, 10), interval);
+    const known = buckets.get(key);
+    buckets.set(key, known ? sum(known, row) : row);
   }
-  return labels.map((date) => ({ date, ...metricsOf(buckets.get(date)) }));
+  const items: { key: string; date: string; start: number }[] = [];
+  if (hourly) {
+    for (let at = period.start; at < period.end; at += HOUR) {
+      items.push({ key: String(at), date: hourLabel(zone, at), start: at });
+    }
+  } else {
+    for (let d = 0; d < days; d++) {
+      const label = dayBucket(addDays(period.from, d), interval);
+      if (items.at(-1)?.key === label) continue;
+      items.push({ key: label, date: label, start: startOfLocalDay(zone, firstDayOf(label)) });
+    }
+  }
+  return items.map(({ key, date, start }) => ({
+    date,
+    start: new Date(start).toISOString(),
+    ...metricsOf(buckets.get(key)),
+  }));
 }

@@ -66,3 +66,7 @@ export function offsetsOver(zone: string, from: number, to: number): { from: num
   }
   return offsets;
 }
+
+/** Whether the zone's offsets over [from, to) are all whole hours (so hourly UTC rollups fit its local hours). */
+export const wholeHourOffsets = (zone: string, from: number, to: number): boolean =>
+  offsetsOver(zone, from, to).every(({ offset }) => offset % HOUR === 0);

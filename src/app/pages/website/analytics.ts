@@ -1,13 +1,14 @@
 import type { H3 } from "h3";
 import type { OperationOutput } from "../../../../tools/index.ts";
 import type { Platform } from "../../../kernel/platform.ts";
+import { addDays, localDate } from "../../../services/analytics/time.ts";
 import { card, emptyState, type Flash, table } from "../../ui/components.ts";
 import { html, raw, type SafeHtml } from "../../ui/html.ts";
 import { errorFlash, handle, statusOf } from "../context.ts";
 import { chartStyles, trafficChart } from "./analytics-chart.ts";
 import { type WebsiteContext, websiteContext, websitePage } from "./hub.ts";
 
-/** The period choices: days back from today (UTC), and the chart's bucket size. */
+/** The period choices: days back from today in the website's time zone, and the chart's bucket size. */
 const PERIODS = [
   { id: "7d", label: "Last 7 days", days: 7, interval: "day" },
   { id: "30d", label: "Last 30 days", days: 30, interval: "day" },
@@ -25,11 +26,11 @@ const TOP = [
 type Period = (typeof PERIODS)[number];
 type Metrics = OperationOutput<"analytics.aggregate">["metrics"];
 
-/** The period named by `?period=` (default the last 30 days), as dates of the report. */
-function periodOf(query: URLSearchParams, now: number): Period & { from: string; to: string } {
+/** The period named by `?period=` (default the last 30 days), as local dates of the website's time zone. */
+function periodOf(query: URLSearchParams, now: number, zone: string): Period & { from: string; to: string } {
   const period = PERIODS.find((p) => p.id === query.get("period")) ?? PERIODS[1];
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  return { ...period, from: day(now - (period.days - 1) * 86_400_000), to: day(now) };
+  const to = localDate(zone, now);
+  return { ...period, from: addDays(to, -(period.days - 1)), to };
 }
 
 function tiles(metrics: Metrics, change: Record<string, number | null> | null): SafeHtml {
@@ -67,12 +68,13 @@ function topList(
 }
 
 async function render(ctx: WebsiteContext, state: { flash?: Flash; status?: number } = {}) {
-  const period = periodOf(ctx.event.url.searchParams, Date.now());
+  const { timeZone } = await ctx.call("analytics.settings.get", { websiteId: ctx.website.id });
+  const period = periodOf(ctx.event.url.searchParams, Date.now(), timeZone);
   const range = { websiteId: ctx.website.id, from: period.from, to: period.to };
   const picker = html`<nav class="tabs" aria-label="Period" data-testid="periods">${PERIODS.map(
     (p) =>
       html`<a href="${ctx.path(`/analytics?period=${p.id}`)}"${p.id === period.id ? raw(' aria-current="page"') : ""}>${p.label}</a>`,
-  )}</nav>`;
+  )}</nav><p class="muted" data-testid="time-zone">Days and hours in ${timeZone}, the website's analytics time zone.</p>`;
   let body: SafeHtml;
   try {
     const [aggregate, series, ...tops] = await Promise.all([

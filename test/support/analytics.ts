@@ -1,0 +1,35 @@
+// Helpers of the analytics tests: a website whose organization's plan may read analytics, and hits as hosting
+// hands them to the collector.
+import type { Hit } from "../../src/services/analytics/collector.ts";
+import { completeCheckoutSession } from "../../src/services/billing/checkout.ts";
+import type { TestPlatform } from "./platform.ts";
+
+/** A browser's user agent (the collector leaves bots out). */
+export const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0";
+
+/** A new website on the Pro plan (billing capability analytics_view), and a maker of its hits. */
+export async function paidWebsite(t: TestPlatform, name: string) {
+  const website = await t.createWebsite(`${name} ${Math.random().toString(36).slice(2, 8)}`);
+  const organizationId = website.organizationId;
+  if (!(await t.call("billing.state.get", { organizationId })).capabilities.analytics_view) {
+    const { paymentUrl } = await t.call("billing.plan.checkoutChange", {
+      organizationId,
+      plan: "pro",
+      interval: "monthly",
+    });
+    await completeCheckoutSession(t.platform.db, organizationId, paymentUrl!.split("/").pop()!);
+  }
+  const host = `${website.slug}.localhost`;
+  const hit = (h: Partial<Hit> & { ts: number }): Hit => ({
+    websiteId: website.id,
+    host,
+    name: "pageview",
+    pathname: "/",
+    search: "",
+    ip: "198.51.100.7",
+    userAgent: FIREFOX,
+    referer: null,
+    ...h,
+  });
+  return { website, host, hit };
+}
