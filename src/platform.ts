@@ -1,3 +1,4 @@
+import { databaseBlobLocks } from "./blobs/database-locks.ts";
 import { type BlobStore, createBlobStore, type S3Settings } from "./blobs/index.ts";
 import type { Database } from "./db/database.ts";
 import type { Tool } from "./kernel/define-tool.ts";
@@ -44,6 +45,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
         blobRoot: options.blobRoot,
         ...(options.s3 ? { s3: options.s3 } : {}),
         dataDir: options.dataDir ?? ".sitewright",
+        locks: databaseBlobLocks(options.db),
       })),
     registry: createRegistry(options.tools),
     config,

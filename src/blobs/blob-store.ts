@@ -28,5 +28,19 @@ export interface BlobStore {
   removeStale(sha256: string, before: number): Promise<boolean>;
 }
 
+/**
+ * Short exclusive holds on blob names, shared by every node (the database keeps them; see
+ * src/db/stores/blob-locks.ts). A store without an atomic "delete unless changed" (S3) takes one around a sweep's
+ * check-then-delete and around a put that renews a stale blob, so the two never interleave.
+ */
+export interface BlobLocks {
+  /**
+   * Takes the hold on `sha256` for `holder` unless another holder took it at or after `staleBefore` (Unix ms);
+   * true when taken.
+   */
+  acquire(sha256: string, holder: string, now: number, staleBefore: number): Promise<boolean>;
+  release(sha256: string, holder: string): Promise<void>;
+}
+
 /** The name of `bytes` in a blob store: their sha256, lowercase hex. */
 export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");

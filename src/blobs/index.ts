@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink, utimes } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BlobStore, sha256Hex } from "./blob-store.ts";
+import { type BlobLocks, type BlobStore, sha256Hex } from "./blob-store.ts";
 
-export { type BlobStore, sha256Hex };
+export { type BlobLocks, type BlobStore, sha256Hex };
 
 /** How old a temporary blob file must be before a sweep deletes it: far longer than any put takes. */
 export const TEMPORARY_FILE_GRACE_MS = 60 * 60 * 1000;
@@ -208,6 +208,8 @@ export async function createBlobStore(options: {
   blobRoot?: string;
   s3?: S3Settings;
   dataDir: string;
+  /** The holds an S3 store's sweep and puts share (the filesystem store needs none). */
+  locks?: BlobLocks;
 }): Promise<BlobStore> {
   const location = options.blobUrl
     ? parseBlobUrl(options.blobUrl)
@@ -217,6 +219,7 @@ export async function createBlobStore(options: {
   const { region, endpoint } = options.s3 ?? {};
   return s3BlobStore({
     ...location,
+    ...(options.locks ? { locks: options.locks } : {}),
     client: { ...(region ? { region } : {}), ...(endpoint ? { endpoint } : {}) },
   });
 }

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -7,7 +9,7 @@ import {
   S3Client,
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
-import { type BlobStore, sha256Hex } from "./blob-store.ts";
+import { type BlobLocks, type BlobStore, sha256Hex } from "./blob-store.ts";
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -16,6 +18,14 @@ const SHA256 = /^[0-9a-f]{64}$/;
  * hour, so the blob stays for far longer than the caller needs to reference it.
  */
 const FRESH_MS = 5 * 60 * 1000;
+
+/**
+ * A hold on a blob name older than this is abandoned (its node died) and taken over. A sweep's hold lasts a HEAD
+ * and a DELETE, a put's one upload; a sweep that held its hold this long does not delete.
+ */
+const LOCK_ABANDONED_MS = 60 * 1000;
+/** How often a put waiting for a sweep's hold asks again. */
+const LOCK_POLL_MS = 25;
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -26,14 +36,22 @@ export interface S3BlobStoreOptions {
    * region defaults to `us-east-1`, credentials to the AWS SDK's default chain.
    */
   client?: S3ClientConfig;
+  /**
+   * Holds shared by every node (the database's), which close the race of a sweep and a put of the same blob.
+   * Without them (a store no sweep runs on) a put landing between a sweep's age check and its delete is lost.
+   */
+  locks?: BlobLocks;
 }
 
 /**
  * Blobs as objects `<prefix>/<sha256>` of an S3-compatible bucket (AWS S3, MinIO, R2), addressed path-style.
  * An object's `LastModified` is its last put: a put of a blob not put within the last minutes uploads it
  * again, which renews it (copying an object onto itself does not on every server). A PUT is atomic, so no
- * temporary objects are ever left behind. The sweep checks `LastModified` and then deletes: a put landing
- * between the two (milliseconds, against a grace period of an hour) is the one race it does not close.
+ * temporary objects are ever left behind. S3 cannot delete an object "unless it changed" (the ETag of equal
+ * bytes is equal, and conditional deletes are not everywhere), so a sweep checks `LastModified` and deletes while
+ * holding the blob's lock (`locks`), and a put that renews a stale blob takes the same lock, waiting while a
+ * sweep holds it: the renewal lands before the sweep's check (which then spares the blob) or after its delete
+ * (which then uploads it anew). A put of an absent or fresh blob needs no lock: no sweep can be about to delete it.
  */
 export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
   const client = new S3Client({
@@ -66,20 +84,38 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
       throw error;
     }
   };
+  const upload = (sha256: string, bytes: Uint8Array) =>
+    client.send(
+      new PutObjectCommand({
+        Bucket,
+        Key: keyOf(sha256),
+        Body: bytes,
+        ContentLength: bytes.byteLength,
+        ContentType: "application/octet-stream",
+      }),
+    );
+  const { locks } = options;
+  /** Runs `work` holding `sha256`'s lock (none without `locks`); `wait` waits for a holder, else gives up. */
+  const locked = async <T>(sha256: string, wait: boolean, work: () => Promise<T>): Promise<T | undefined> => {
+    if (!locks) return work();
+    const holder = randomBytes(9).toString("base64url");
+    while (!(await locks.acquire(sha256, holder, Date.now(), Date.now() - LOCK_ABANDONED_MS))) {
+      if (!wait) return undefined;
+      await sleep(LOCK_POLL_MS);
+    }
+    try {
+      return await work();
+    } finally {
+      await locks.release(sha256, holder);
+    }
+  };
   return {
     async put(bytes) {
       const sha256 = sha256Hex(bytes);
       const present = await head(sha256);
-      if (present?.LastModified && present.LastModified.getTime() > Date.now() - FRESH_MS) return sha256;
-      await client.send(
-        new PutObjectCommand({
-          Bucket,
-          Key: keyOf(sha256),
-          Body: bytes,
-          ContentLength: bytes.byteLength,
-          ContentType: "application/octet-stream",
-        }),
-      );
+      if (!present) await upload(sha256, bytes);
+      else if ((present.LastModified?.getTime() ?? 0) <= Date.now() - FRESH_MS)
+        await locked(sha256, true, () => upload(sha256, bytes));
       return sha256;
     },
     async get(sha256) {
@@ -114,10 +150,15 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
     },
     async removeStale(sha256, before) {
       if (!SHA256.test(sha256)) return false;
-      const present = await head(sha256);
-      if (!present || (present.LastModified?.getTime() ?? before) >= before) return false;
-      await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(sha256) }));
-      return true;
+      const removed = await locked(sha256, false, async () => {
+        const since = Date.now();
+        const present = await head(sha256);
+        if (!present || (present.LastModified?.getTime() ?? before) >= before) return false;
+        if (Date.now() - since > LOCK_ABANDONED_MS / 2) return false; // the hold may be taken over by now
+        await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(sha256) }));
+        return true;
+      });
+      return removed ?? false;
     },
   };
 }

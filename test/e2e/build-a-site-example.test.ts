@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeSandboxPool } from "../../src/framework/index.ts";
-import { type Listening, listen } from "../../src/server.ts";
+import { describe, expect, it } from "vitest";
+import { useExampleServer } from "../support/examples.ts";
 import { rawRequest } from "../support/hosting.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { run } from "../support/run.ts";
 
 /** The one line of `output` matching `pattern` (anchored per line), as its match. */
 function line(output: string, pattern: RegExp): RegExpExecArray {
@@ -13,24 +10,11 @@ function line(output: string, pattern: RegExp): RegExpExecArray {
 }
 
 describe("examples/build-a-site.ts against a real server", () => {
-  let t: TestPlatform;
-  let server: Listening;
-
-  beforeAll(async () => {
-    t = await createTestPlatform("sqlite");
-    server = await listen(t.app, 0);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await t?.close();
-    await closeSandboxPool();
-  });
+  const example = useExampleServer();
 
   it("builds, breaks, fixes, publishes and rolls back a website over MCP, printing what it sees", async () => {
-    const result = await run(process.execPath, ["--import", "tsx", "examples/build-a-site.ts"], {
-      SITEWRIGHT_URL: `${server.url}/v1/mcp`,
-      SITEWRIGHT_API_KEY: t.adminKey.plaintextKey,
-    });
+    const result = await example.run("build-a-site.ts");
+    const { t, server } = example.served;
     const out = result.stdout;
     expect(result.code, `stdout:\n${out}\nstderr:\n${result.stderr}`).toBe(0);
 
@@ -108,10 +92,7 @@ describe("examples/build-a-site.ts against a real server", () => {
   }, 120_000);
 
   it("exits non-zero when the server refuses the key", async () => {
-    const result = await run(process.execPath, ["--import", "tsx", "examples/build-a-site.ts"], {
-      SITEWRIGHT_URL: `${server.url}/v1/mcp`,
-      SITEWRIGHT_API_KEY: "not-a-key",
-    });
+    const result = await example.run("build-a-site.ts", { env: { SITEWRIGHT_API_KEY: "not-a-key" } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("Unexpected failure");
   }, 60_000);

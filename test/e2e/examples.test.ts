@@ -1,8 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Listening, listen } from "../../src/server.ts";
+import { describe, expect, it } from "vitest";
 import { completeCheckoutSession } from "../../src/services/billing/checkout.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useExampleServer } from "../support/examples.ts";
 import { run } from "../support/run.ts";
 
 /** The JSON printed after `prefix` on one line of the output. */
@@ -18,19 +17,10 @@ const hasCurl =
   spawnSync("curl", ["--version"]).status === 0 && spawnSync("bash", ["--version"]).status === 0;
 
 describe("examples against a real server", () => {
-  let t: TestPlatform;
-  let server: Listening;
-
-  beforeAll(async () => {
-    t = await createTestPlatform("sqlite");
-    server = await listen(t.app, 0);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await t?.close();
-  });
+  const example = useExampleServer();
 
   it("examples/analytics-traffic.ts sends traffic and reads matching numbers over MCP", async () => {
+    const { t } = example.served;
     const organizationId = t.local.organization.id;
     const { paymentUrl } = await t.call("billing.plan.checkoutChange", {
       organizationId,
@@ -38,10 +28,7 @@ describe("examples against a real server", () => {
       interval: "monthly",
     });
     await completeCheckoutSession(t.platform.db, organizationId, paymentUrl!.split("/").pop()!);
-    const result = await run(process.execPath, ["--import", "tsx", "examples/analytics-traffic.ts"], {
-      SITEWRIGHT_URL: `${server.url}/v1/mcp`,
-      SITEWRIGHT_API_KEY: t.adminKey.plaintextKey,
-    });
+    const result = await example.run("analytics-traffic.ts");
     expect(result.code, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
     const checks = result.stdout.split("\n").filter((line) => /^(ok|FAIL) /.test(line));
     expect(checks).toHaveLength(5);
@@ -50,10 +37,8 @@ describe("examples against a real server", () => {
   }, 120_000);
 
   it("examples/mcp-with-api-key.ts runs its whole session over MCP with an API key", async () => {
-    const result = await run(process.execPath, ["--import", "tsx", "examples/mcp-with-api-key.ts"], {
-      SITEWRIGHT_URL: `${server.url}/v1/mcp`,
-      SITEWRIGHT_API_KEY: t.adminKey.plaintextKey,
-    });
+    const { t } = example.served;
+    const result = await example.run("mcp-with-api-key.ts");
     expect(result.code, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
     const out = result.stdout;
 
@@ -105,15 +90,13 @@ describe("examples against a real server", () => {
   });
 
   it("fails with a non-zero exit code when the key is wrong", async () => {
-    const result = await run(process.execPath, ["--import", "tsx", "examples/mcp-with-api-key.ts"], {
-      SITEWRIGHT_URL: `${server.url}/v1/mcp`,
-      SITEWRIGHT_API_KEY: "not-a-key",
-    });
+    const result = await example.run("mcp-with-api-key.ts", { env: { SITEWRIGHT_API_KEY: "not-a-key" } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("Unexpected failure");
   });
 
   it.skipIf(!hasCurl)("examples/rest.sh runs every step with curl", async () => {
+    const { t, server } = example.served;
     const result = await run("bash", ["examples/rest.sh"], {
       SITEWRIGHT_BASE_URL: `${server.url}/v1`,
       SITEWRIGHT_API_KEY: t.adminKey.plaintextKey,

@@ -37,12 +37,12 @@ for (const dialect of dialects) {
       expect(text.stdout).not.toContain("Older idea");
       const future = JSON.parse((await list("--json", "--since", "2999-01-01T00:00:00Z")).stdout);
       expect(future.items).toEqual([]);
-    });
+    }, 120_000); // four CLI processes: about 2 s each on a quiet machine, over 7 s each at load 15
 
     it("refuses an unknown category with the valid ones", async () => {
       const refused = await list("--category", "rant");
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain("bug, idea, documentation, confusing, other");
-    });
+    }, 60_000);
   });
 }

@@ -2,17 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
+import { useExampleServer } from "../support/examples.ts";
 import { pdf } from "../support/pdf.ts";
 import { useResearchFixtures } from "../support/research-site.ts";
-import { run } from "../support/run.ts";
 
 const fx = useResearchFixtures();
-let served: ServedPlatform;
+// Research refuses loopback; only the in-process config admits the fixture site's origin, so the platform runs here.
+const example = useExampleServer({ research: fx.research });
 let dir: string;
 beforeAll(async () => {
-  // Research refuses loopback; only the in-process config admits the fixture site's origin, so the platform runs here.
-  served = await servePlatform({ research: fx.research });
   dir = mkdtempSync(join(tmpdir(), "research-example-"));
   writeFileSync(
     join(dir, "brief.pdf"),
@@ -20,16 +18,12 @@ beforeAll(async () => {
   );
 }, 60_000);
 afterAll(async () => {
-  await served?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 it("examples/research-to-site.ts researches a business page, searches a PDF brief and publishes a page with a generated hero", async () => {
-  const result = await run(process.execPath, ["--import", "tsx", "examples/research-to-site.ts"], {
-    SITEWRIGHT_URL: `${served.server.url}/v1/mcp`,
-    SITEWRIGHT_API_KEY: served.t.adminKey.plaintextKey,
-    BUSINESS_URL: `${fx.site.origin}/business`,
-    BRIEF_PDF: join(dir, "brief.pdf"),
+  const result = await example.run("research-to-site.ts", {
+    env: { BUSINESS_URL: `${fx.site.origin}/business`, BRIEF_PDF: join(dir, "brief.pdf") },
   });
   const out = result.stdout;
   expect(result.code, `stdout:\n${out}\nstderr:\n${result.stderr}`).toBe(0);
@@ -60,7 +54,7 @@ it("examples/research-to-site.ts researches a business page, searches a PDF brie
   expect(fx.canary.hits).toEqual([]);
   // Through the API: the live deployment's home page names the hero asset, which is recorded as generated.
   const websiteId = /Created website (\S+)/.exec(out)![1]!;
-  const { items } = await served.t.call("assets.list", { websiteId, limit: 20 });
+  const { items } = await example.served.t.call("assets.list", { websiteId, limit: 20 });
   const stored = items.find((item) => item.path === hero![1]);
   expect(stored?.folder).toBe("generated");
 }, 180_000);

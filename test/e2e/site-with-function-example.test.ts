@@ -2,8 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { closeFunctionPool } from "../../src/framework/functions/pool.ts";
 import { CHROMIUM } from "../support/browser.ts";
-import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
-import { run } from "../support/run.ts";
+import { useExampleServer } from "../support/examples.ts";
 
 /** The outside quote API, a loopback stub of its wire format: POST JSON {pages} with a bearer key → {price}. */
 const hits: { auth: string | undefined; body: string }[] = [];
@@ -20,26 +19,24 @@ const stub: Server = createServer((req: IncomingMessage, res) => {
   });
 });
 let stubOrigin: string;
-let served: ServedPlatform;
 beforeAll(async () => {
   await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve));
   stubOrigin = `http://127.0.0.1:${(stub.address() as { port: number }).port}`;
-  // Only the in-process config allows a loopback origin for functions' fetch, so the platform runs in this test.
-  served = await servePlatform({ functionFetchLoopback: [stubOrigin] });
-}, 60_000);
+});
 afterAll(async () => {
-  await served?.close();
   await closeFunctionPool();
   await new Promise((resolve) => stub.close(resolve));
 });
+// Only the in-process config allows a loopback origin for functions' fetch, so the platform runs in this test.
+const example = useExampleServer(() => ({ functionFetchLoopback: [stubOrigin] }));
 
 it("examples/site-with-function.ts publishes a form and a function, takes a browser submission, triages it and runs the function", async () => {
-  const result = await run(process.execPath, ["--import", "tsx", "examples/site-with-function.ts"], {
-    SITEWRIGHT_URL: `${served.server.url}/v1/mcp`,
-    SITEWRIGHT_API_KEY: served.t.adminKey.plaintextKey,
-    QUOTE_API_URL: `${stubOrigin}/v1/quote`,
-    QUOTE_API_KEY: "qk_live_example_123",
-    CHROMIUM,
+  const result = await example.run("site-with-function.ts", {
+    env: {
+      QUOTE_API_URL: `${stubOrigin}/v1/quote`,
+      QUOTE_API_KEY: "qk_live_example_123",
+      CHROMIUM,
+    },
   });
   const out = result.stdout;
   expect(result.code, `stdout:\n${out}\nstderr:\n${result.stderr}`).toBe(0);
@@ -66,6 +63,6 @@ it("examples/site-with-function.ts publishes a form and a function, takes a brow
   // The stub got exactly the function's call, with the secret as the bearer key.
   expect(hits).toEqual([{ auth: "Bearer qk_live_example_123", body: '{"pages":12}' }]);
   const websiteId = /Created website (\S+)/.exec(out)![1]!;
-  const { items } = await served.t.call("forms.submissions.list", { websiteId, limit: 5 });
+  const { items } = await example.served.t.call("forms.submissions.list", { websiteId, limit: 5 });
   expect(items.map((item) => item.state)).toEqual(["read"]);
 }, 180_000);

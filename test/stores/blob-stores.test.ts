@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import S3rver from "@20minutes/s3rver";
+import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseBlobLocks } from "../../src/blobs/database-locks.ts";
 import {
+  type BlobLocks,
   type BlobStore,
   createBlobStore,
   fsBlobStore,
@@ -13,15 +16,19 @@ import {
 } from "../../src/blobs/index.ts";
 import { s3BlobStore } from "../../src/blobs/s3.ts";
 import { blobsFromEnv } from "../../src/cli/operations-config.ts";
+import { dialects, openTestDatabase, type TestDatabase } from "../support/databases.ts";
 
 /**
  * One conformance suite for every blob store: the filesystem store and the S3 store, the latter against a
- * real S3-compatible server (s3rver) listening on loopback, reached over HTTP by the AWS SDK.
+ * real S3-compatible server (s3rver) listening on loopback, reached over HTTP by the AWS SDK, with its locks in
+ * each database.
  */
 interface Subject {
   store: BlobStore;
   /** Makes the blob look last put `ms` ago, as the store's own clock records it. */
   age(sha256: string, ms: number): void;
+  /** S3: another node's store of the same blobs, with its own client settings and locks (same database). */
+  node?(options: { client?: Record<string, unknown>; locks?: (shared: BlobLocks) => BlobLocks }): BlobStore;
 }
 
 const HOUR = 60 * 60 * 1000;
@@ -67,22 +74,42 @@ const s3Client = () => ({
   credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
 });
 
-const subjects: Record<string, () => Subject> = {
-  filesystem: () => {
+const databases: TestDatabase[] = [];
+afterAll(async () => {
+  for (const database of databases) await database.dispose();
+});
+
+const s3Subject = (dialect: "sqlite" | "pg") => async (): Promise<Subject> => {
+  const database = await openTestDatabase(dialect);
+  databases.push(database);
+  const locks = databaseBlobLocks(database.db);
+  const prefix = `run-${randomBytes(4).toString("hex")}/blobs`;
+  const node: Subject["node"] = (options) =>
+    s3BlobStore({
+      bucket: "sitewright-test",
+      prefix,
+      client: { ...s3Client(), ...options.client },
+      locks: options.locks ? options.locks(locks) : locks,
+    });
+  return {
+    store: node({}),
+    // s3rver reports an object's LastModified from its file's modification time.
+    age: (sha256, ms) => setAge(join(s3Root, "sitewright-test", `${prefix}/${sha256}._S3rver_object`), ms),
+    node,
+  };
+};
+
+const subjects: Record<string, () => Promise<Subject>> = {
+  filesystem: async () => {
     const root = folder("blobs");
     return {
       store: fsBlobStore(root),
       age: (sha256, ms) => setAge(join(root, sha256.slice(0, 2), sha256), ms),
     };
   },
-  s3: () => {
-    const prefix = `run-${randomBytes(4).toString("hex")}/blobs`;
-    return {
-      store: s3BlobStore({ bucket: "sitewright-test", prefix, client: s3Client() }),
-      // s3rver reports an object's LastModified from its file's modification time.
-      age: (sha256, ms) => setAge(join(s3Root, "sitewright-test", `${prefix}/${sha256}._S3rver_object`), ms),
-    };
-  },
+  ...Object.fromEntries(
+    dialects.map(({ name: dialect }) => [`s3, locks on ${dialect}`, s3Subject(dialect)] as const),
+  ),
 };
 
 const text = (value: string) => new TextEncoder().encode(value);
@@ -90,8 +117,8 @@ const text = (value: string) => new TextEncoder().encode(value);
 for (const [name, make] of Object.entries(subjects)) {
   describe(`blob store conformance [${name}]`, () => {
     let subject: Subject;
-    beforeAll(() => {
-      subject = make();
+    beforeAll(async () => {
+      subject = await make();
     });
 
     it("stores bytes under their sha256 and returns them unchanged", async () => {
@@ -167,12 +194,86 @@ for (const [name, make] of Object.entries(subjects)) {
       expect(await subject.store.has(sha)).toBe(true);
     });
 
+    it("puts racing sweeps of the same stale blobs never lose one", async () => {
+      const blobs = Array.from({ length: 20 }, (_, i) => text(`race ${i} ${Math.random()}`));
+      const names = await Promise.all(blobs.map((bytes) => subject.store.put(bytes)));
+      for (const sha of names) subject.age(sha, 2 * HOUR);
+      const cutoff = Date.now() - HOUR;
+      await Promise.all(
+        blobs.flatMap((bytes, i) => [subject.store.removeStale(names[i]!, cutoff), subject.store.put(bytes)]),
+      );
+      for (const sha of names) expect(await subject.store.has(sha)).toBe(true);
+    });
+
+    if (name.startsWith("s3")) {
+      it("a put renewing a stale blob waits while another node's sweep checks and deletes it, then uploads it anew", async () => {
+        const bytes = text(`renewed during a sweep ${Math.random()}`);
+        const sha = await subject.store.put(bytes);
+        subject.age(sha, 2 * HOUR);
+        // The sweeping node's DELETE is held back until the test lets it go.
+        let reached!: () => void;
+        const deleteReached = new Promise<void>((resolve) => (reached = resolve));
+        let letGo!: () => void;
+        const gate = new Promise<void>((resolve) => (letGo = resolve));
+        const inner = new NodeHttpHandler();
+        const sweeper = subject.node!({
+          client: {
+            requestHandler: {
+              handle: async (request: { method: string }, options: unknown) => {
+                if (request.method === "DELETE") {
+                  reached();
+                  await gate;
+                }
+                return inner.handle(request as never, options as never);
+              },
+            },
+          },
+        });
+        // The putting node says when it found the blob's lock held.
+        let refused!: () => void;
+        const waiting = new Promise<"waiting">((resolve) => (refused = () => resolve("waiting")));
+        const putter = subject.node!({
+          locks: (shared) => ({
+            ...shared,
+            acquire: async (...args) => (await shared.acquire(...args)) || (refused(), false),
+          }),
+        });
+
+        const sweeping = sweeper.removeStale(sha, Date.now() - HOUR);
+        await deleteReached; // the sweep found the blob stale, under its lock, and is about to delete it
+        const putting = putter.put(bytes);
+        expect(await Promise.race([putting.then(() => "put"), waiting])).toBe("waiting");
+        letGo();
+        expect(await sweeping).toBe(true);
+        expect(await putting).toBe(sha);
+        expect(await subject.store.has(sha)).toBe(true);
+        expect(Buffer.from((await subject.store.get(sha))!)).toEqual(Buffer.from(bytes));
+      });
+    }
+
     it("sweeping temporary files never removes a blob", async () => {
       const sha = await subject.store.put(text(`kept ${Math.random()}`));
       subject.age(sha, 30 * 24 * HOUR);
       await subject.store.sweepTemporaryFiles(Date.now());
       expect(await subject.store.has(sha)).toBe(true);
     });
+  });
+}
+
+for (const { name: dialect } of dialects) {
+  it(`blob locks [${dialect}]: one holder at a time, an abandoned hold is taken over, a release ends only its own`, async () => {
+    const database = await openTestDatabase(dialect);
+    databases.push(database);
+    const locks = databaseBlobLocks(database.db);
+    const sha = sha256Hex(text("locked"));
+    expect(await locks.acquire(sha, "a", 1000, 0)).toBe(true);
+    expect(await locks.acquire(sha, "b", 2000, 1000)).toBe(false); // a's hold (at 1000) is not older than 1000
+    expect(await locks.acquire(sha256Hex(text("other")), "b", 2000, 1000)).toBe(true);
+    expect(await locks.acquire(sha, "b", 3000, 1001)).toBe(true); // taken before 1001: abandoned
+    await locks.release(sha, "a"); // a no longer holds it: b keeps it
+    expect(await locks.acquire(sha, "c", 3000, 0)).toBe(false);
+    await locks.release(sha, "b");
+    expect(await locks.acquire(sha, "c", 3000, 0)).toBe(true);
   });
 }
 

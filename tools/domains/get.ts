@@ -11,7 +11,7 @@ export default defineTool({
   group: domainsGroup,
   title: "Get a custom domain",
   description:
-    "Returns one custom domain of a website: status (pending, verified, unverified), whether it is primary and served, and the DNS records to create with what the last verification found for each. Call domains_verify to check the records again now.",
+    "Returns one custom domain: status, primary, served and the DNS records with what was last found. Recheck with domains_verify.",
   input: z.object({ websiteId: fields.websiteId(), domainId: domainId() }).strict(),
   output: domain,
   access: "content_editor",

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { fields } from "../../src/kernel/schemas.ts";
 
-export const domainId = () =>
-  fields.id("domain").describe("Id of the custom domain (from domains_list or domains_add).");
+export const domainId = () => fields.id("domain").describe("From domains_list.");
 
 const record = z.object({
   purpose: z

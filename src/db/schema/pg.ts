@@ -60,6 +60,7 @@ export const {
   productFeedback,
   websiteSlugRedirects,
   contextDocuments,
+  blobLocks,
 } = tables;
 
 /** Shared token buckets (PostgreSQL only: SQLite keeps buckets in process). Refilled by the database clock. */

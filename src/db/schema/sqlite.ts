@@ -60,4 +60,5 @@ export const {
   productFeedback,
   websiteSlugRedirects,
   contextDocuments,
+  blobLocks,
 } = tables;

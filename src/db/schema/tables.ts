@@ -4,6 +4,7 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import { accountTables } from "./accounts.ts";
 import { analyticsTables } from "./analytics.ts";
 import { assetTables } from "./assets.ts";
+import { blobTables } from "./blobs.ts";
 import { cmsTables } from "./cms.ts";
 import { type Columns, pgColumns } from "./columns.ts";
 import { contextTables } from "./context.ts";
@@ -32,6 +33,7 @@ export function defineTables(c: Columns) {
     ...functionTables(c, core, sourceCode),
     ...contextTables(c, core),
     ...feedbackTables(c, core),
+    ...blobTables(c),
   };
 }
 

@@ -4,6 +4,7 @@ import { apiKeyStore } from "./api-keys.ts";
 import { assetStore } from "./assets.ts";
 import { auditStore } from "./audit.ts";
 import { billingStore } from "./billing.ts";
+import { blobLockStore } from "./blob-locks.ts";
 import { cmsStore } from "./cms.ts";
 import { contextDocumentStore } from "./context-documents.ts";
 import { deploymentStore } from "./deployments.ts";
@@ -57,6 +58,7 @@ const factories = {
   functionRuns: functionRunStore,
   contextDocuments: contextDocumentStore,
   feedback: feedbackStore,
+  blobLocks: blobLockStore,
 } satisfies Record<string, StoreFactory>;
 
 /** Every aggregate's store, bound to one connection or transaction. */
