@@ -52,3 +52,17 @@ export const domain = z.object({
   createdAt: fields.timestamp(),
   updatedAt: fields.timestamp(),
 });
+
+/** The TLS certificate the proxy holds for a domain (domains.get). */
+export const certificate = z
+  .object({
+    state: z
+      .enum(["issued", "expired", "pending", "unknown"])
+      .describe(
+        "issued: the proxy (Caddy) holds a valid certificate; expired: only an expired one (renewed at the next HTTPS request); pending: none yet (Caddy obtains one on demand at the first HTTPS request, and only for a served domain); unknown: the platform cannot read the proxy's certificates (see message).",
+      ),
+    issuer: z.string().nullable().describe("The issuing CA's name, when a certificate was found."),
+    notAfter: fields.timestamp().nullable().describe("When that certificate expires."),
+    message: z.string().describe("What the state means for this domain, in a sentence."),
+  })
+  .describe("The TLS certificate for this name as the proxy's certificate storage shows it.");
