@@ -12,7 +12,7 @@
 import { readFile } from "node:fs/promises";
 import { request } from "node:http";
 import { basename } from "node:path";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { connectWithKey } from "./mcp-session.ts";
 
 const url = new URL(process.env.SITEWRIGHT_URL ?? "http://localhost:8787/v1/mcp");
 const apiKey = process.env.SITEWRIGHT_API_KEY;
@@ -28,29 +28,7 @@ const query = process.env.BRIEF_QUERY ?? "brand colours";
 // Research, context and media tools are in the `research` toolset, which is not listed by default.
 if (!url.searchParams.has("toolsets")) url.searchParams.set("toolsets", "all");
 
-const client = new Client({ name: "sitewright-research-example", version: "1.0.0" });
-await client.connect(
-  new StreamableHTTPClientTransport(url, {
-    requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
-  }),
-);
-
-/** Calls a tool and returns its structured output; a failed call prints the error body and ends the script. */
-async function call<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const result = await client.callTool({ name, arguments: args });
-  if (result.isError) {
-    const [first] = result.content as { text?: string }[];
-    console.error(`FAIL ${name}: ${first?.text}`);
-    process.exit(1);
-  }
-  return result.structuredContent as T;
-}
-
-let failed = false;
-function check(what: string, ok: boolean, detail: string) {
-  console.log(`${ok ? "ok" : "FAIL"} ${what}: ${detail}`);
-  if (!ok) failed = true;
-}
+const { call, check, finish } = await connectWithKey(url, apiKey, "sitewright-research-example");
 
 /** A GET of the live site straight to the server, the Host header naming the site. */
 function live(host: string, path: string): Promise<{ status: number; body: string }> {
@@ -179,5 +157,4 @@ check(
   page.status === 200 && page.body.includes(name) && page.body.includes(hero?.path ?? "\0"),
   `GET / answered ${page.status}, names ${name}: ${page.body.includes(name)}, shows ${hero?.path}: ${page.body.includes(hero?.path ?? "\0")}`,
 );
-await client.close();
-process.exit(failed ? 1 : 0);
+await finish();

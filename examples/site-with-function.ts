@@ -9,8 +9,8 @@
 // on the same port as <slug>.localhost. QUOTE_API_URL is the outside API the function calls (it must answer JSON);
 // QUOTE_API_KEY (default `demo-key`) is stored as the secret it sends. CHROMIUM is the browser to drive
 // (default /usr/bin/chromium). Prints one `ok`/`FAIL` line per step and exits 1 on any failure.
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { chromium } from "playwright-core";
+import { connectWithKey } from "./mcp-session.ts";
 
 const url = process.env.SITEWRIGHT_URL ?? "http://localhost:8787/v1/mcp";
 const apiKey = process.env.SITEWRIGHT_API_KEY;
@@ -23,29 +23,7 @@ if (!apiKey || !quoteApi) {
 }
 const quoteKey = process.env.QUOTE_API_KEY ?? "demo-key";
 
-const client = new Client({ name: "sitewright-function-example", version: "1.0.0" });
-await client.connect(
-  new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
-  }),
-);
-
-/** Calls a tool and returns its structured output; a failed call prints the error body and ends the script. */
-async function call<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const result = await client.callTool({ name, arguments: args });
-  if (result.isError) {
-    const [first] = result.content as { text?: string }[];
-    console.error(`FAIL ${name}: ${first?.text}`);
-    process.exit(1);
-  }
-  return result.structuredContent as T;
-}
-
-let failed = false;
-function check(what: string, ok: boolean, detail: string) {
-  console.log(`${ok ? "ok" : "FAIL"} ${what}: ${detail}`);
-  if (!ok) failed = true;
-}
+const { call, check, finish } = await connectWithKey(new URL(url), apiKey, "sitewright-function-example");
 
 const CONTACT_PAGE = `export const head = { title: "Ask for a quote" };
 export default function Contact() {
@@ -176,5 +154,4 @@ check(
   run.status === 200 && run.error === null && run.logs.join("\n").includes("[secret QUOTE_API_KEY]"),
   `run ${run.id}: status ${run.status} in ${run.durationMs} ms, log ${JSON.stringify(run.logs)}`,
 );
-await client.close();
-process.exit(failed ? 1 : 0);
+await finish();

@@ -28,6 +28,13 @@ export function costOf(listed: readonly Listed[]): { tools: number; modelFacing:
   return { tools: listed.length, modelFacing, full };
 }
 
+/** Each tool of the list alone, largest model-facing cost first: where the tokens go. */
+export function perToolCosts(tools: readonly Tool[]) {
+  return mcpTools(tools)
+    .map(({ tool, listed }) => ({ name: listed.name, toolset: tool.group.toolset, ...costOf([listed]) }))
+    .sort((a, b) => b.modelFacing - a.modelFacing);
+}
+
 /** Every mode and toolset of the MCP tool list (for a credential that may call every tool), with its cost. */
 export function toolListCosts(tools: readonly Tool[]) {
   const all = mcpTools(tools);

@@ -6,6 +6,8 @@ import { FairQueue } from "./sandbox/fair-queue.ts";
 
 /** Longest one Markdown text may take to render; past it the worker is stopped and the text refused. */
 export const MARKDOWN_TIME_LIMIT_MS = 2_000;
+/** How long a new worker may take to load its modules (a loaded machine); a text's own limit starts after. */
+const STARTUP_LIMIT_MS = 60_000;
 /** Texts up to this many characters render on the calling thread (too short to take long). */
 export const MARKDOWN_INLINE_CHARS = 256;
 
@@ -64,6 +66,9 @@ class MarkdownPool {
   #queue = new FairQueue<Job>({ maxRunning: 1, maxWaiting: MARKDOWN_MAX_WAITING });
   #running: Job | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** Whether the worker has loaded its modules: a text's time runs from then, not from a busy machine's spawn. */
+  #ready = false;
+  #startup: NodeJS.Timeout | undefined;
   #ids = 0;
 
   render(text: string, owner: string): Promise<string> {
@@ -89,15 +94,29 @@ class MarkdownPool {
       resourceLimits: { maxOldGenerationSizeMb: 256, stackSizeMb: 8 },
     });
     worker.unref();
-    worker.on("message", (reply: { id: number; html?: string; tooDeep?: number; error?: string }) => {
-      const job = this.#running;
-      if (!job || job.id !== reply.id) return;
-      this.#finish();
-      if (reply.html !== undefined) job.resolve(reply.html);
-      else if (reply.tooDeep !== undefined) job.reject(new MarkdownTooDeep(reply.tooDeep));
-      else job.reject(new Error(`Markdown rendering failed: ${reply.error}`));
-      this.#next();
-    });
+    this.#ready = false;
+    this.#startup = setTimeout(() => {
+      void worker.terminate();
+      this.#lost(worker, new Error(`the Markdown worker did not start within ${STARTUP_LIMIT_MS} ms`));
+    }, STARTUP_LIMIT_MS).unref();
+    worker.on(
+      "message",
+      (reply: { id: number; ready?: true; html?: string; tooDeep?: number; error?: string }) => {
+        if (reply.ready) {
+          clearTimeout(this.#startup);
+          this.#ready = true;
+          if (this.#running) this.#startClock(worker, this.#running);
+          return;
+        }
+        const job = this.#running;
+        if (!job || job.id !== reply.id) return;
+        this.#finish();
+        if (reply.html !== undefined) job.resolve(reply.html);
+        else if (reply.tooDeep !== undefined) job.reject(new MarkdownTooDeep(reply.tooDeep));
+        else job.reject(new Error(`Markdown rendering failed: ${reply.error}`));
+        this.#next();
+      },
+    );
     worker.on("error", (error) => this.#lost(worker, error));
     worker.on("exit", () => this.#lost(worker, new Error("the Markdown worker stopped")));
     return worker;
@@ -105,6 +124,7 @@ class MarkdownPool {
 
   #lost(worker: Worker, error: Error): void {
     if (this.#worker !== worker) return;
+    clearTimeout(this.#startup);
     this.#worker = undefined;
     const job = this.#running;
     this.#finish();
@@ -124,7 +144,12 @@ class MarkdownPool {
     if (!job) return;
     this.#worker ??= this.#spawn();
     this.#running = job;
-    const worker = this.#worker;
+    if (this.#ready) this.#startClock(this.#worker, job);
+    this.#worker.postMessage({ id: job.id, text: job.text });
+  }
+
+  /** Gives `job` its time limit on `worker`: past it, the worker is terminated and the text refused. */
+  #startClock(worker: Worker, job: Job): void {
     this.#timer = setTimeout(() => {
       this.#worker = undefined;
       this.#finish();
@@ -132,13 +157,13 @@ class MarkdownPool {
       job.reject(new MarkdownTooSlow());
       this.#next();
     }, MARKDOWN_TIME_LIMIT_MS);
-    worker.postMessage({ id: job.id, text: job.text });
   }
 
   async close(): Promise<void> {
     const worker = this.#worker;
     const running = this.#running;
     this.#worker = undefined;
+    clearTimeout(this.#startup);
     this.#finish();
     const stopped = new Error("the Markdown worker was closed");
     running?.reject(stopped);

@@ -10,3 +10,6 @@ parentPort?.on("message", (job: { id: number; text: string }) => {
     parentPort?.postMessage({ id: job.id, tooDeep, error: String(error) });
   }
 });
+
+// Loaded: the pool starts a text's time limit from here, not from the spawn.
+parentPort?.postMessage({ ready: true });

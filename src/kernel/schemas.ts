@@ -3,19 +3,11 @@ import { ApiError } from "./errors.ts";
 
 /** Field schemas shared by many tools, described for agents. */
 export const fields = {
-  id: (what: string) => z.string().min(1).describe(`Id of the ${what} (21-character opaque string).`),
-  organizationId: () => z.string().min(1).describe("Id of the organization (from organizations_list)."),
-  websiteId: () => z.string().min(1).describe("Id of the website (from websites_list)."),
-  cursor: () =>
-    z.string().min(1).optional().describe("nextCursor from the previous page; omit for the first page."),
-  limit: (max = 100, byDefault = 20) =>
-    z
-      .number()
-      .int()
-      .min(1)
-      .max(max)
-      .default(byDefault)
-      .describe(`Page size, 1 to ${max} (default ${byDefault}).`),
+  id: (what: string) => z.string().min(1).describe(`Id of the ${what}.`),
+  organizationId: () => z.string().min(1).describe("From organizations_list."),
+  websiteId: () => z.string().min(1),
+  cursor: () => z.string().min(1).optional().describe("nextCursor of the previous page."),
+  limit: (max = 100, byDefault = 20) => z.number().int().min(1).max(max).default(byDefault),
   timestamp: () => z.iso.datetime({ offset: false }).describe("ISO 8601 UTC timestamp with milliseconds."),
 };
 

@@ -1,12 +1,12 @@
 import type { Tool } from "../kernel/define-tool.ts";
-import { jsonSchemasOf } from "../kernel/json-schema.ts";
+import { compactSchemasOf } from "../kernel/json-schema.ts";
 import { canCall } from "../kernel/pipeline.ts";
 import type { Principal } from "../kernel/principal.ts";
 import { listedToolsets } from "./selection.ts";
 
 /** A tool as `tools/list` describes it: the operation id in snake case as its name, schemas, and all four annotations. */
 export function mcpToolOf(tool: Tool) {
-  const { input, output } = jsonSchemasOf(tool);
+  const { input, output } = compactSchemasOf(tool);
   return {
     name: tool.mcpName,
     title: tool.title,

@@ -52,12 +52,11 @@ export function queryInput(params: URLSearchParams, schema: JsonSchema): Record<
 }
 
 function coerce(values: string[], schema: JsonSchema): unknown {
-  const types = [
-    schema.type,
-    ...((schema.anyOf as JsonSchema[] | undefined)?.map((s) => s.type) ?? []),
-  ].flat();
+  const branches = [schema, ...((schema.anyOf as JsonSchema[] | undefined) ?? [])];
+  const types = branches.flatMap((s) => s.type);
   if (types.includes("array")) {
-    return values.flatMap((v) => v.split(",")).map((v) => coerce([v], (schema.items as JsonSchema) ?? {}));
+    const items = branches.find((s) => s.items)?.items as JsonSchema | undefined;
+    return values.flatMap((v) => v.split(",")).map((v) => coerce([v], items ?? {}));
   }
   const value = values[values.length - 1]!;
   if (

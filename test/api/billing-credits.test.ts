@@ -1,40 +1,19 @@
 import { expect, it } from "vitest";
-import type { BillingAccountRecord } from "../../src/db/stores/billing.ts";
 import { toApiError } from "../../src/kernel/errors.ts";
 import { completeCheckoutSession } from "../../src/services/billing/checkout.ts";
+import { billingOrganization, failure } from "../support/billing.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
-
-const failure = async (call: Promise<unknown>) => {
-  try {
-    await call;
-  } catch (error) {
-    return toApiError(error).toBody();
-  }
-  throw new Error("expected the call to fail");
-};
 
 /** A fresh organization with its owner, and helpers that act as that owner. */
 async function organization(ctx: MatrixContext, name: string) {
-  const owner = await ctx.t.createOrganization(name);
-  const organizationId = owner.organization.id;
-  const db = ctx.t.platform.db;
-  const call = (operationId: string, input: Record<string, unknown> = {}) =>
-    ctx.t.callUnchecked(operationId, { organizationId, ...input }, owner.principal);
-  const complete = (paymentUrl: string) =>
-    completeCheckoutSession(db, organizationId, paymentUrl.split("/").pop()!);
+  const org = await billingOrganization(ctx, name);
   return {
-    organizationId,
-    call,
-    complete,
-    state: () => call("billing.state.get"),
-    account: () => db.read((s) => s.billing.getAccount(organizationId)),
-    events: () => db.read((s) => s.billing.listEvents(organizationId)),
-    patchAccount: (patch: Partial<BillingAccountRecord>) =>
-      db.transaction(async (s) =>
-        s.billing.putAccount({ ...(await s.billing.getAccount(organizationId))!, ...patch }),
-      ),
+    ...org,
+    state: () => org.call("billing.state.get"),
     async subscribe(interval: "monthly" | "annual" = "monthly") {
-      await complete((await call("billing.plan.checkoutChange", { plan: "pro", interval })).paymentUrl);
+      await org.complete(
+        (await org.call("billing.plan.checkoutChange", { plan: "pro", interval })).paymentUrl,
+      );
     },
   };
 }

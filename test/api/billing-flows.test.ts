@@ -1,9 +1,9 @@
 import { expect, it } from "vitest";
 import { z } from "zod";
 import type { BillingAccountRecord } from "../../src/db/stores/billing.ts";
-import { toApiError } from "../../src/kernel/errors.ts";
 import { addMonths } from "../../src/services/billing/account.ts";
-import { completeCheckoutSession, getCheckoutSession } from "../../src/services/billing/checkout.ts";
+import { getCheckoutSession } from "../../src/services/billing/checkout.ts";
+import { billingOrganization, failure } from "../support/billing.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
 
 // The billing state and price projection of the API contract, written out by hand (not from the tool schemas).
@@ -58,22 +58,10 @@ const specProjection = z.strictObject({
   ),
 });
 
-const failure = async (call: Promise<unknown>) => {
-  try {
-    await call;
-  } catch (error) {
-    return toApiError(error).toBody();
-  }
-  throw new Error("expected the call to fail");
-};
-
 /** A fresh organization with its owner, and helpers that act as that owner. */
 async function organization(ctx: MatrixContext, name: string) {
-  const owner = await ctx.t.createOrganization(name);
-  const organizationId = owner.organization.id;
-  const db = ctx.t.platform.db;
-  const call = (operationId: string, input: Record<string, unknown> = {}) =>
-    ctx.t.callUnchecked(operationId, { organizationId, ...input }, owner.principal);
+  const org = await billingOrganization(ctx, name);
+  const { call, complete } = org;
   const state = async () => specState.parse(await call("billing.state.get"));
   const preview = async (operationId: string, input: Record<string, unknown>) => {
     const projection = specProjection.parse(await call(operationId, input));
@@ -82,21 +70,10 @@ async function organization(ctx: MatrixContext, name: string) {
     expect(projection.currency).toBe("usd");
     return projection;
   };
-  const complete = (paymentUrl: string) =>
-    completeCheckoutSession(db, organizationId, paymentUrl.split("/").pop()!);
   return {
-    organizationId,
-    principal: owner.principal,
-    call,
+    ...org,
     state,
     preview,
-    complete,
-    account: () => db.read((s) => s.billing.getAccount(organizationId)),
-    events: () => db.read((s) => s.billing.listEvents(organizationId)),
-    patchAccount: (patch: Partial<BillingAccountRecord>) =>
-      db.transaction(async (s) =>
-        s.billing.putAccount({ ...(await s.billing.getAccount(organizationId))!, ...patch }),
-      ),
     async subscribe(interval: "monthly" | "annual", aiCreditTier?: number) {
       const input = { plan: "pro", interval, ...(aiCreditTier ? { aiCreditTier } : {}) };
       const { paymentUrl } = await call("billing.plan.checkoutChange", input);

@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toApiError } from "../../src/kernel/errors.ts";
 import { defaultConfig } from "../../src/kernel/platform.ts";
 import { completeCheckoutSession } from "../../src/services/billing/checkout.ts";
 import { localBillingProvider } from "../../src/services/billing/local-provider.ts";
 import type { BillingProvider } from "../../src/services/billing/provider.ts";
+import { failure } from "../support/billing.ts";
 import { dialects } from "../support/databases.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
-
-const failure = async (call: Promise<unknown>) => {
-  try {
-    await call;
-  } catch (error) {
-    return toApiError(error).toBody();
-  }
-  throw new Error("expected the call to fail");
-};
 
 async function subscribedOrganization(t: TestPlatform, name: string) {
   const owner = await t.createOrganization(name);

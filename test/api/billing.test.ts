@@ -5,7 +5,7 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { expect, it } from "vitest";
-import { toApiError } from "../../src/kernel/errors.ts";
+import { failure } from "../support/billing.ts";
 import { describeMatrix } from "../support/matrix.ts";
 
 const tiers = [1000, 2000, 4000, 8000, 12000, 20000, 30000, 40000, 50000, 75000, 100000];
@@ -30,15 +30,6 @@ function validInput(operationId: string, organizationId: string): Record<string,
     return { organizationId, credits: 400, idempotencyKey: "k1" };
   return { organizationId };
 }
-
-const failure = async (call: Promise<unknown>) => {
-  try {
-    await call;
-  } catch (error) {
-    return toApiError(error).toBody();
-  }
-  throw new Error("expected the call to fail");
-};
 
 describeMatrix("billing: access and contract", (ctx) => {
   const apiKeys = async () => {

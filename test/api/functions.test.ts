@@ -6,6 +6,7 @@ import { newId } from "../../src/kernel/ids.ts";
 import { defaultFunctionLimits } from "../../src/services/functions/limits.ts";
 import { visitFunction } from "../support/hosting.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
+import { atOnceBound, timed } from "../support/timing.ts";
 
 const SECRET = "sk_test_4f3e2d1c0b9a";
 
@@ -66,7 +67,7 @@ export async function http(request: Request, { env, log, fetch }) {
   "functions/loop.ts": "export function http() { for (;;) {} }",
   "functions/alloc.ts": `export function http() { const keep = []; for (;;) keep.push(new Array(100000).fill("xxxxxxxx")); }`,
   "functions/flood.ts": `export function http(_req, { log }) {
-  for (let i = 0; i < 100000; i++) log("line " + i + " " + "y".repeat(50));
+  for (let i = 0; i < 20000; i++) log("line " + i + " " + "y".repeat(50));
   return new Response("done");
 }`,
   "functions/ssrf.ts": `export async function http(request, { log, fetch }) {
@@ -157,24 +158,25 @@ describeMatrix(
     }, 60_000);
 
     it("stops a looping, allocating or flooding function within its limits while the server stays responsive", async () => {
-      const started = Date.now();
+      // What listing the secrets costs on this machine in this run, with no function running.
+      const idle = await timed(() => ctx.request("GET", `/websites/${site.id}/secrets`));
+      const started = performance.now();
       const loop = invoke("loop");
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const during = Date.now();
-      const list = await ctx.request("GET", `/websites/${site.id}/secrets`);
+      const { value: list, ms } = await timed(() => ctx.request("GET", `/websites/${site.id}/secrets`));
       expect(list.status).toBe(200);
-      expect(Date.now() - during).toBeLessThan(1_000);
+      expect(ms).toBeLessThan(atOnceBound(idle.ms, 1_000));
       const looped = await loop;
       expect(looped.body.response).toBeNull();
       expect(looped.body.run.status).toBe(500);
       expect(looped.body.run.error.message).toMatch(/longer than its 1500 ms limit/);
-      expect(Date.now() - started).toBeLessThan(1_500 + 2_500);
+      expect(performance.now() - started).toBeLessThan(1_500 + atOnceBound(idle.ms, 2_500));
       const alloc = await invoke("alloc");
       expect(alloc.body.run.error.message).toMatch(/memory/);
       const flood = await invoke("flood");
       expect(flood.body.response.body).toBe("done");
       expect(flood.body.run.logs.length).toBeLessThanOrEqual(defaultFunctionLimits.logLines);
-      expect(flood.body.run.droppedLogs).toBeGreaterThan(90_000);
+      expect(flood.body.run.droppedLogs).toBe(20_000 - flood.body.run.logs.length);
     }, 30_000);
 
     it("refuses SSRF: loopback by name and number, IPv6 loopback, metadata, a redirect to loopback; the canary sees nothing", async () => {

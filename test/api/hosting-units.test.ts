@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { negotiateEncoding } from "../../src/hosting/encoding.ts";
 import { siteHostMatcher } from "../../src/hosting/host.ts";
 import { LookupCache, WeightedLru } from "../../src/hosting/lru.ts";
@@ -122,6 +122,9 @@ describe("content negotiation", () => {
 
 describe("caches", () => {
   it("keeps a lookup until a write of this process starts or ends, or its time runs out", async () => {
+    // The clock moves only when the test says so: a stalled machine cannot expire an entry early.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    onTestFinished(() => void vi.useRealTimers());
     let generation = 0;
     const cache = new LookupCache<string, string | undefined>(2, 40, () => generation);
     let reads = 0;
@@ -145,7 +148,9 @@ describe("caches", () => {
     // Rejected values (an asset not found) are read again every time.
     expect(await cache.through("c", read(undefined), Boolean)).toBeUndefined();
     expect(await cache.through("c", read("C"), Boolean)).toBe("C");
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    vi.setSystemTime(Date.now() + 39);
+    expect(cache.get("c")).toBe("C");
+    vi.setSystemTime(Date.now() + 1);
     expect(cache.get("c")).toBeUndefined();
   });
 

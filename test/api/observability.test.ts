@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { starterFiles } from "../../src/framework/index.ts";
 import { createLogger } from "../../src/observability/log.ts";
 import { type Listening, listen } from "../../src/server.ts";
@@ -48,9 +48,10 @@ for (const dialect of dialects) {
         expect(response.status).toBe(200);
         const requestId = response.headers.get("x-request-id");
         const missing = await api("/v1/websites/nope");
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const lines = log.lines().filter((line) => line.msg === "request" || line.msg === "request failed");
-        expect(lines).toHaveLength(2);
+        const requestLines = () =>
+          log.lines().filter((line) => line.msg === "request" || line.msg === "request failed");
+        await vi.waitFor(() => expect(requestLines()).toHaveLength(2), { timeout: 10_000 });
+        const lines = requestLines();
         expect(lines[0]).toMatchObject({
           level: "info",
           msg: "request",
@@ -96,8 +97,10 @@ for (const dialect of dialects) {
         await fetch(`${s.origin}/password/reset?token=secret-reset-token-123`);
         // A database failure while these credentials are in flight: its logged cause must not carry them either.
         await s.t.platform.db.close();
-        expect((await api("/v1/websites")).status).toBe(500);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        const failed = await api("/v1/websites");
+        expect(failed.status).toBe(500);
+        const failedId = failed.headers.get("x-request-id")!;
+        await vi.waitFor(() => expect(log.raw()).toContain(failedId), { timeout: 10_000 });
         const written = log.raw();
         expect(written).toContain("websites.list");
         for (const secret of [
@@ -121,8 +124,9 @@ for (const dialect of dialects) {
           headers: { authorization: `Bearer ${s.t.adminKey.plaintextKey}` },
         });
         expect(appApi.status).toBe(500);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const errors = log.lines().filter((line) => line.level === "error");
+        const errorLines = () => log.lines().filter((line) => line.level === "error");
+        await vi.waitFor(() => expect(errorLines()).toHaveLength(2), { timeout: 10_000 });
+        const errors = errorLines();
         expect(errors.map((line) => line.requestId)).toStrictEqual([
           failed.headers.get("x-request-id"),
           appApi.headers.get("x-request-id"),

@@ -1,6 +1,8 @@
 import { validate } from "@readme/openapi-parser";
 import { expect, it } from "vitest";
+import { type JsonSchema, withoutNonEmptyRule } from "../../src/kernel/json-schema.ts";
 import { isPersonal } from "../../src/kernel/roles.ts";
+import { inlineRefs } from "../../src/kernel/schema-defs.ts";
 import { restShapeOf } from "../../src/rest/openapi.ts";
 import { describeMatrix } from "../support/matrix.ts";
 import { connectMcp } from "../support/mcp.ts";
@@ -66,8 +68,16 @@ describeMatrix(
         const body = op.requestBody?.content["application/json"].schema;
         Object.assign(properties, body?.properties ?? {});
         required.push(...(body?.required ?? []));
-        const { properties: mcpProperties, required: mcpRequired = [], ...mcpRest } = mcp.inputSchema as any;
-        expect(properties, tool.operationId).toEqual(mcpProperties);
+        const {
+          properties: mcpProperties,
+          required: mcpRequired = [],
+          ...mcpRest
+        } = inlineRefs(mcp.inputSchema as JsonSchema) as any;
+        // MCP lists the same schema, lean (no minLength 1) and with its repeated parts under $defs
+        expect(
+          withoutNonEmptyRule({ type: "object", properties } as JsonSchema).properties,
+          tool.operationId,
+        ).toEqual(mcpProperties);
         expect(new Set(required), tool.operationId).toEqual(new Set(mcpRequired));
         if (body) {
           const { properties: _p, required: _r, ...bodyRest } = body;

@@ -203,8 +203,12 @@ describeMatrix("organizations: create, update, members", (ctx) => {
     });
     expect((await ctx.t.platform.db.read((s) => loadUserPrincipal(s, user.id)))?.grants).toEqual([]);
     const audit = await ctx.t.platform.db.read((s) => s.audit.list({ organizationId: orgId(), limit: 5 }));
-    // The grant and the leave can share a millisecond: find the leave rather than trusting the order of ties.
-    expect(audit.find((entry) => entry.operationId === "organizations.leave")).toMatchObject({
+    // Newest first, also when the grant and the leave share a millisecond (ids sort by creation).
+    expect(audit.map((entry) => entry.operationId).slice(0, 2)).toStrictEqual([
+      "organizations.leave",
+      "websiteEditors.grant",
+    ]);
+    expect(audit[0]).toMatchObject({
       operationId: "organizations.leave",
       actorId: user.id,
       outcome: "success",

@@ -474,26 +474,25 @@ describeMatrix(
 
     it("builds outside the database: other requests are answered while a publish builds", async () => {
       const site = await h.site();
-      // About a second of rendering in the sandbox on a fast machine (several on a loaded one; the limit is 10 s).
-      const slow = `export const head = { title: "Slow" };\nexport default function Home() {\n  let s = 0;\n  for (let i = 0; i < 1.2e7; i++) s += i;\n  return <main><h1>Slow {s}</h1></main>;\n}\n`;
+      // The page renders for 2 s of wall-clock time (the limit is 10 s), however fast or loaded the machine is.
+      const slow = `export const head = { title: "Slow" };\nexport default function Home() {\n  const end = Date.now() + 2000;\n  let s = 0;\n  while (Date.now() < end) s++;\n  return <main><h1>Slow {s > 0 ? "done" : ""}</h1></main>;\n}\n`;
       await h.write(site.id, "pages/index.tsx", slow);
-      let publishedAt = 0;
-      const started = Date.now();
-      const publishing = h.publish(site.id).then((res) => {
-        publishedAt = Date.now();
-        return res;
+      let settled = false;
+      const publishing = h.publish(site.id).finally(() => {
+        settled = true;
       });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const answered: number[] = [];
-      for (let i = 0; i < 3; i++) {
+      // Other requests are answered one after another while the publish is still building (paced, to stay within
+      // the key's rate limit).
+      let answeredDuring = 0;
+      while (!settled) {
         const res = await ctx.request("GET", `/websites/${site.id}`);
         expect(res.status).toBe(200);
-        answered.push(Date.now());
+        if (!settled) answeredDuring++;
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const res = await publishing;
       expect(res.status).toBe(200);
-      expect(publishedAt - started).toBeGreaterThan(300);
-      for (const at of answered) expect(at).toBeLessThan(publishedAt);
+      expect(answeredDuring).toBeGreaterThanOrEqual(3);
     });
 
     it("works over MCP: failures carry diagnostics and suggestions in MCP tool names", async () => {

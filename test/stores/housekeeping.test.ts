@@ -191,7 +191,7 @@ for (const dialect of dialects) {
         const stop = scheduleHousekeeping(platform, DAY, DAY);
         try {
           for (let i = 0; existsSync(atStart); i++) {
-            if (i > 100) throw new Error("the sweep at start did not run");
+            if (i > 500) throw new Error("the sweep at start did not run within 10 s");
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
         } finally {

@@ -49,13 +49,18 @@ describeStores("publishing stores", (ctx) => {
     expect(await ctx.db.read((s) => s.deployments.publishedId("site-b"))).toBeNull();
     // The row exists already (as after any publish): the lock alone must make the second locker wait.
     await ctx.db.transaction((s) => s.deployments.lockPublishState("site-a", 500));
+    let firstLocked!: () => void;
+    const locked = new Promise<void>((resolve) => {
+      firstLocked = resolve;
+    });
     const first = ctx.db.transaction(async (s) => {
       await s.deployments.lockPublishState("site-a", 1_000);
       events.push("first locked");
+      firstLocked();
       await sleep(300);
       events.push("first commits");
     });
-    await sleep(50);
+    await locked;
     const second = ctx.db.transaction(async (s) => {
       await s.deployments.lockPublishState("site-a", 2_000);
       events.push("second locked");

@@ -153,7 +153,9 @@ describe("readBody", () => {
     const error = await refusal(readBodyText(request, limit(64 * KiB, 300)));
     expect(error.status).toBe(408);
     expect(error.toBody().message).toBe("Request body: not received within 0.3 seconds.");
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Refused at its 0.3 s deadline, long before the whole body (1,000 chunks, one every 50 ms) could arrive; the
+    // bound leaves a loaded machine room and still fails a reader that waits for the body.
+    expect(performance.now() - started).toBeLessThan(10_000);
     await sleep(LINGER_MS + 200);
     expect(state.cancelled).toBe(true);
   });

@@ -46,17 +46,72 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The string or template literal after each `suggestion:` in the source of `src/` and `tools/`. */
-function suggestionTexts(): Text[] {
-  const literal = /suggestion:\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`((?:[^`\\]|\\.)*)`)/g;
+/** A string, or a template's text parts and `${NAME}` placeholders: every literal of a piece of source. */
+const literal = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g;
+
+/** The source of the expression starting at `start`: up to the `,`, `;` or closing bracket that ends it. */
+function expressionAt(source: string, start: number): string {
+  let depth = 0;
+  for (let i = start; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '"' || c === "'" || c === "`") {
+      for (i++; i < source.length && source[i] !== c; i++) if (source[i] === "\\") i++;
+    } else if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c) && depth-- === 0) return source.slice(start, i);
+    else if ((c === "," || c === ";") && depth === 0) return source.slice(start, i);
+  }
+  return source.slice(start);
+}
+
+/** The texts an expression can produce: its literals, and those of the constants it names (`${FIX} Or …`, `A + B`). */
+function textsOf(
+  expression: string,
+  constants: ReadonlyMap<string, string>,
+  seen = new Set<string>(),
+): string[] {
+  const texts = [...expression.matchAll(literal)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+  const names = expression
+    .replace(literal, (m) => m.replace(/^[^$]*|\}[^$]*/g, "}"))
+    .match(/[A-Za-z_$][\w$]*/g);
+  for (const name of names ?? []) {
+    const value = constants.get(name);
+    if (value === undefined || seen.has(name)) continue;
+    seen.add(name);
+    texts.push(...textsOf(value, constants, seen));
+  }
+  return texts;
+}
+
+/**
+ * Every text an error suggestion in `src/` and `tools/` is built from: after `suggestion:` or `suggestion =`, every
+ * literal of the expression, however it is composed (`+`, templates, a conditional), and the literals of the
+ * upper-case constants it names (declared in any file: `suggestion: PATTERN_SUGGESTION`).
+ */
+function suggestionTexts(files: readonly { path: string; source: string }[]): Text[] {
+  const constants = new Map<string, string>();
+  for (const { source } of files) {
+    for (const match of source.matchAll(/\bconst\s+([A-Z][A-Z0-9_]*)\s*=\s*/g)) {
+      constants.set(match[1]!, expressionAt(source, match.index + match[0].length));
+    }
+  }
   const texts: Text[] = [];
-  for (const file of [...sourceFiles(join(root, "src")), ...sourceFiles(join(root, "tools"))]) {
-    for (const match of readFileSync(file, "utf8").matchAll(literal)) {
-      texts.push({ where: file.slice(root.length + 1), text: match[1] ?? match[2] ?? match[3] ?? "" });
+  for (const { path, source } of files) {
+    for (const match of source.matchAll(/\bsuggestion\s*[:=]\s*/g)) {
+      const expression = expressionAt(source, match.index + match[0].length);
+      for (const text of textsOf(expression, constants)) texts.push({ where: path, text });
     }
   }
   return texts;
 }
+
+/** The code of `src/` and `tools/`, without comments (their prose is no suggestion and may hold a stray quote). */
+const sourceTree = () =>
+  [...sourceFiles(join(root, "src")), ...sourceFiles(join(root, "tools"))].map((file) => ({
+    path: file.slice(root.length + 1),
+    source: readFileSync(file, "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/(^|\s)\/\/.*$/gm, "$1"),
+  }));
 
 /** The tool references in a text that name no registered operation. */
 function unknownReferences(text: string, closedValues: ReadonlySet<string> = new Set()): string[] {
@@ -87,7 +142,7 @@ function registryTexts(): { texts: Text[]; enums: Set<string> } {
 
 describe("tool references in prose", () => {
   const { texts, enums } = registryTexts();
-  const suggestions = suggestionTexts();
+  const suggestions = suggestionTexts(sourceTree());
 
   it("collects the texts it checks (descriptions, schema descriptions, suggestions)", () => {
     expect(texts.length).toBeGreaterThan(tools.length * 3);
@@ -118,6 +173,36 @@ describe("tool references in prose", () => {
       unknownReferences(text, enums).map((reference) => `${where}: ${reference}`),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it("reads suggestions built from pieces: concatenation, templates, conditionals and constants", () => {
+    const files = [
+      { path: "a.ts", source: 'export const FIX = "Fix it with " + "websites_update.";' },
+      {
+        path: "b.ts",
+        source: [
+          'throw new ApiError("conflict", m, { suggestion: "Call " + name + " or websites_nope." });',
+          'throw new ApiError("conflict", m, { suggestion: `${FIX} Then cms_items_nope.`, validValues });',
+          'const suggestion = ok ? "Retry." : "Call tools_nope.";',
+          'throw new ApiError("conflict", m, { suggestion });',
+        ].join("\n"),
+      },
+    ];
+    const texts = suggestionTexts(files).map(({ text }) => text);
+    expect(texts).toEqual([
+      "Call ",
+      " or websites_nope.",
+      "${FIX} Then cms_items_nope.",
+      "Fix it with ",
+      "websites_update.",
+      "Retry.",
+      "Call tools_nope.",
+    ]);
+    expect(texts.flatMap((text) => unknownReferences(text))).toEqual([
+      "websites_nope",
+      "cms_items_nope",
+      "tools_nope",
+    ]);
   });
 
   it("every error suggestion in src/ and tools/ names only registered tools", () => {

@@ -12,7 +12,7 @@ export default defineTool({
   operationId: "analytics.realtime",
   title: "Get a website's current visitors",
   description:
-    "Returns the unique visitors and page views of a live website in the last 5 minutes, and the pages they are on (most visitors first, at most 10). Page views reach reports within about a second of being served.",
+    "Returns a live website's unique visitors and page views of the last 5 minutes and the pages they are on (top 10). Totals of a period: analytics_aggregate.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({
     since: fields.timestamp().describe("Start of the 5-minute window."),

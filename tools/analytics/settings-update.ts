@@ -20,7 +20,7 @@ export default defineTool({
   operationId: "analytics.settings.update",
   title: "Change a website's analytics settings",
   description:
-    "Changes a website's analytics settings; omitted fields stay as they are. timeZone (IANA, e.g. America/New_York) sets the days and hours of every report; excludedIpRanges (addresses or CIDR ranges, replacing the list) stops recording visits from them, e.g. an office; publicDashboard marks the dashboard shareable. Recording of past traffic is not changed. Returns the settings.",
+    "Changes a website's analytics settings (omitted ones stay): timeZone (IANA) for report days, excludedIpRanges (replaces the list) not recorded, publicDashboard. Past traffic is unchanged. See them with analytics_settings_get.",
   input: z
     .object({
       websiteId: fields.websiteId(),

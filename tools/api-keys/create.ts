@@ -11,7 +11,7 @@ export default defineTool({
   group: apiKeysGroup,
   title: "Create an API key",
   description:
-    "Creates an API key for an organization with organization-wide or website-scoped access. The response carries plaintextKey, the secret, exactly once: store it immediately. The owner role cannot be granted to keys.",
+    "Creates an API key with organization-wide or website-scoped access (never owner). plaintextKey, the secret, is returned once: store it now. Change it with api_keys_update; see all with api_keys_list.",
   input: z
     .object({
       organizationId: fields.organizationId(),

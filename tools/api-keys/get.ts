@@ -9,7 +9,7 @@ export default defineTool({
   group: apiKeysGroup,
   title: "Get an API key",
   description:
-    "Returns one API key's record: name, access, status and timestamps. The secret is never returned.",
+    "Returns one API key: name, access, status and timestamps, never the secret. Change it with api_keys_update.",
   input: apiKeyIdInput,
   output: apiKey,
   annotations: presets.read,

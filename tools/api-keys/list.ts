@@ -12,7 +12,7 @@ export default defineTool({
   group: apiKeysGroup,
   title: "List API keys",
   description:
-    "Lists API keys newest first with their full access configuration; secrets are never returned. Pass exactly one of organizationId (the whole inventory) or websiteId (only website-scoped keys with a direct grant on that website). revoked=only lists revoked keys instead.",
+    "Lists API keys newest first with their access (never secrets): pass organizationId for all, or websiteId for that website's scoped keys; revoked=only for revoked ones. Details: api_keys_get.",
   input: z
     .object({
       organizationId: fields.organizationId().optional().describe("Full organization inventory."),

@@ -9,7 +9,7 @@ export default defineTool({
   group: apiKeysGroup,
   title: "Revoke an API key",
   description:
-    "Revokes a key permanently: it fails authentication from the next request on and can never be reactivated. Revoking a revoked key returns it unchanged.",
+    "Revokes a key for good from its next request (a revoked key is returned unchanged). See the rest with api_keys_list; a replacement: api_keys_create.",
   input: apiKeyIdInput,
   output: apiKey,
   annotations: presets.overwrite,

@@ -10,7 +10,7 @@ export default defineTool({
   group: apiKeysGroup,
   title: "Rotate an API key",
   description:
-    "Replaces a key's secret. The new secret is returned once as plaintextKey; the old one stops working on the very next request. Identity, name and access stay the same.",
+    "Replaces a key's secret: the new plaintextKey is returned once and the old secret stops at once; name and access stay. Revoke it instead with api_keys_revoke.",
   input: apiKeyIdInput,
   output: apiKeyWithSecret,
   annotations: presets.delete,

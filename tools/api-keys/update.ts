@@ -11,7 +11,7 @@ export default defineTool({
   group: apiKeysGroup,
   title: "Update an API key",
   description:
-    "Updates a key's name, expiresAt (null removes the expiry) or access. Sending access replaces the whole access object. Changes apply from the key's next request. Revoked keys cannot be updated.",
+    "Changes a key's name, expiresAt (null: never expires) or access (replaced whole), from its next request; revoked keys cannot change. A new secret: api_keys_rotate.",
   input: z
     .object({
       apiKeyId: fields.id("API key"),

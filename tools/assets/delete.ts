@@ -13,12 +13,12 @@ export default defineTool({
   group: assetsGroup,
   title: "Delete an asset",
   description:
-    "Deletes an asset; its URL stops working. Refused with conflict while the live deployment or a CMS item uses it (see assets_usage_list), unless force is true. Returns the deleted asset.",
+    "Deletes an asset and its url. Conflict while the live site or a CMS item uses it (assets_usage_list), unless force.",
   input: z
     .object({
       websiteId: fields.websiteId(),
       assetId: assetId(),
-      force: z.boolean().default(false).describe("Delete even while live pages or CMS items use the asset."),
+      force: z.boolean().default(false).describe("Delete even while in use."),
     })
     .strict(),
   output: asset,

@@ -12,7 +12,7 @@ export default defineTool({
   group: assetsGroup,
   title: "Get an asset",
   description:
-    "Returns one asset: its URL, type, size, image dimensions, alt text and folder, its usage (live pages that name its URL, CMS items whose values name it) and, for generated images, how they were made. Change its name, alt text or folder with assets_update.",
+    "Returns one asset: url, type, size, dimensions, alt, folder and where it is used. Change it with assets_update.",
   input: z.object({ websiteId: fields.websiteId(), assetId: assetId() }).strict(),
   output: asset.extend({
     usage,

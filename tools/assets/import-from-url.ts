@@ -12,12 +12,12 @@ export default defineTool({
   operationId: "assets.importFromUrl",
   group: assetsGroup,
   title: "Import an asset from a URL",
-  description: `Fetches a file from a public https URL (up to ${MAX_ASSET_BYTES} bytes, 30 seconds, at most 5 redirects; private and internal addresses are refused) and adds it to the website's asset library, checked exactly as assets_upload checks uploads. Returns the asset with its public URL.`,
+  description: `Fetches a public https file (up to ${MAX_ASSET_BYTES / 1048576} MiB) into the website's assets, checked as assets_upload does. Returns the asset with its url.`,
   input: z
     .object({
       websiteId: fields.websiteId(),
-      url: z.string().min(1).max(2000).describe("Public https URL of the file."),
-      name: assetName().optional().describe("File name; default: the URL's last path segment."),
+      url: z.string().min(1).max(2000).describe("Public https URL."),
+      name: assetName().optional().describe("File name; default: the URL's last segment."),
       folder: folder().default(""),
       alt: alt().default(""),
     })

@@ -13,28 +13,21 @@ export default defineTool({
   group: assetsGroup,
   title: "List assets",
   description:
-    "Lists a website's uploaded files, newest first, with their URLs, types, sizes and image dimensions. Filter by folder (exact), by a part of the name, by type (image/png, or image/* for every image), or to generated images only. Call assets_get for one asset's usage.",
+    "Lists the website's assets newest first with url, type, size and dimensions; filter by folder, name, type (image/*) or generated. Usage of one: assets_get.",
   input: z
     .object({
       websiteId: fields.websiteId(),
-      folder: folder()
-        .optional()
-        .describe('Only assets in this folder ("" for the root); omit for every folder.'),
-      nameContains: z
-        .string()
-        .min(1)
-        .max(200)
-        .optional()
-        .describe("Only assets whose name contains this (any case)."),
+      folder: folder().optional().describe('Only this folder ("" root).'),
+      nameContains: z.string().min(1).max(200).optional().describe("Name contains (any case)."),
       contentType: z
         .string()
         .regex(/^[a-z]+\/(\*|[a-z0-9.+-]+)$/, "a type such as image/png, or image/*")
         .optional()
-        .describe("Only assets of this type (image/png) or top-level type (image/*)."),
+        .describe("e.g. image/png or image/*."),
       generated: z
         .boolean()
         .optional()
-        .describe("true: only images made by media_generate_images; false: only uploads; omit for both."),
+        .describe("true: only media_generate_images output; false: only uploads."),
       cursor: fields.cursor(),
       limit: fields.limit(),
     })

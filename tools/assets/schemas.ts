@@ -2,8 +2,7 @@ import { z } from "zod";
 import { fields } from "../../src/kernel/schemas.ts";
 import { ASSET_TYPES } from "../../src/services/assets/ingest.ts";
 
-export const assetId = () =>
-  fields.id("asset").describe("Id of the asset (from assets_list or assets_upload).");
+export const assetId = () => fields.id("asset").describe("From assets_list.");
 
 export const folder = () =>
   z
@@ -13,7 +12,7 @@ export const folder = () =>
       /^$|^[A-Za-z0-9 _.-]+(\/[A-Za-z0-9 _.-]+)*$/,
       "segments of letters, digits, space, _ . - joined by /",
     )
-    .describe('Folder of the asset: "" for the root, or segments joined by / ("blog/2026").');
+    .describe('"" (root) or e.g. blog/2026.');
 
 export const assetName = () =>
   z
@@ -21,13 +20,9 @@ export const assetName = () =>
     .min(1)
     .max(200)
     .regex(/^[^/\\\p{Cc}]+$/u, "a file name without slashes or control characters")
-    .describe("File name, the last segment of the asset's URL (hero.jpg).");
+    .describe("File name, the url's last segment.");
 
-export const alt = () =>
-  z
-    .string()
-    .max(1000)
-    .describe("Text alternative of an image, written into alt attributes; empty when decorative.");
+export const alt = () => z.string().max(1000).describe("Image alt text; empty when decorative.");
 
 export const asset = z.object({
   id: fields.id("asset"),

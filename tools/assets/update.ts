@@ -13,7 +13,7 @@ export default defineTool({
   group: assetsGroup,
   title: "Update an asset's name, alt text or folder",
   description:
-    "Changes an asset's metadata: its name (which changes its URL: pages that use the old URL keep working until the asset is deleted only if another asset has that name, so update them), its alt text, or its folder. The bytes never change; upload a new asset for a new version. Returns the asset.",
+    "Changes an asset's name (hence its url: update pages using it), alt text or folder; bytes never change. Find its uses with assets_usage_list.",
   input: z
     .object({
       websiteId: fields.websiteId(),

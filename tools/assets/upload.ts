@@ -16,14 +16,12 @@ export default defineTool({
   operationId: "assets.upload",
   group: assetsGroup,
   title: "Upload an asset",
-  description: `Uploads a file (image, PDF, font, MP4/WebM video, MP3) to a website's asset library and returns it with its public URL (/_assets/<sha256>/<name> on the website's host, cached for a year). The type is read from the bytes; images are checked whole (truncated files and decompression bombs are refused) and get their width and height. Over MCP send the bytes as base64 (at most ${MAX_BASE64_BYTES} bytes; use assets_import_from_url for larger files); over REST send the file itself or a multipart form (up to ${MAX_ASSET_BYTES} bytes). Use the url in pages, or the asset id in CMS image and file fields.`,
+  description: `Uploads a file (image, PDF, font, video, MP3) as base64 (up to ${MAX_BASE64_BYTES / 1048576} MiB; larger: assets_import_from_url) and returns the asset with its public url, for pages, or its id, for CMS fields. The type is read from the bytes.`,
   input: z
     .object({
       websiteId: fields.websiteId(),
-      contentBase64: z.string().describe("The file's bytes, base64-encoded."),
-      name: assetName()
-        .optional()
-        .describe("File name (hero.jpg); default: derived from the content's hash."),
+      contentBase64: z.string().describe("The bytes, base64."),
+      name: assetName().optional().describe("File name, e.g. hero.jpg; default from the hash."),
       folder: folder().default(""),
       alt: alt().default(""),
     })

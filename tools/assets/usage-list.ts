@@ -12,7 +12,7 @@ export default defineTool({
   group: assetsGroup,
   title: "List where an asset is used",
   description:
-    "Lists where an asset is used: files of the live deployment whose text names its URL (pages, stylesheets) and CMS items whose draft or published values name it (by id or URL, at most 200). assets_delete refuses while it is used, unless force is set.",
+    "Lists where an asset is used: live files naming its url and CMS items naming it (at most 200). Then assets_delete.",
   input: z.object({ websiteId: fields.websiteId(), assetId: assetId() }).strict(),
   output: usage,
   annotations: presets.read,

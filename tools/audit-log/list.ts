@@ -29,7 +29,7 @@ export default defineTool({
   group: auditLogGroup,
   title: "List audit log entries",
   description:
-    "Lists the immutable record of actions in an organization, newest first: who (key or user), what operation, on which website and target, over which transport, and the outcome. Filter by actorId, operationId, websiteId and a time range [from, to).",
+    "Lists an organization's immutable audit log, newest first: actor, operation, website and target, transport, outcome. Filter by actorId, operationId, websiteId and time [from, to). Key details: api_keys_get.",
   input: z
     .object({
       organizationId: fields.organizationId(),

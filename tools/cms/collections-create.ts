@@ -19,18 +19,14 @@ export default defineTool({
   operationId: "cms.collections.create",
   group: cmsCollectionsGroup,
   title: "Create a CMS collection",
-  description: `Creates a collection (e.g. Blog) with its fields in one call. slug is the name pages use (cms.list("blog"); a page file pages/blog/[slug].tsx with export const collection = "blog" renders one page per published item); generated from name when omitted. A website holds at most ${MAX_COLLECTIONS} collections and a collection ${MAX_FIELDS} fields (conflict beyond). Every item also has its own slug, so do not add a slug field for the URL. Next: add items with cms_items_create.`,
+  description: `Creates a collection and its fields. Pages read it by slug (cms.list("blog"); pages/blog/[slug].tsx with export const collection = "blog" renders each published item). Items have their own slug. At most ${MAX_COLLECTIONS} per website, ${MAX_FIELDS} fields. Next: cms_items_create.`,
   input: z
     .object({
       websiteId: fields.websiteId(),
       name: nameText(z.string().trim().min(1).max(100)).describe("Display name, e.g. Blog posts."),
       slug: collectionSlug.optional(),
       description: proseText(z.string().max(1000)).optional(),
-      fields: z
-        .array(fieldInput)
-        .max(MAX_FIELDS)
-        .optional()
-        .describe("Fields in order; more can be added with cms_fields_create."),
+      fields: z.array(fieldInput).max(MAX_FIELDS).optional().describe("Fields in order."),
     })
     .strict(),
   output: collection,

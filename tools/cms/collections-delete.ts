@@ -12,15 +12,12 @@ export default defineTool({
   group: cmsCollectionsGroup,
   title: "Delete a CMS collection",
   description:
-    "Deletes a collection with all its fields and items; cannot be undone. Refused (conflict) while reference fields of other collections point at it, unless force is true, which also deletes those reference fields. The live site keeps the content until the next website_source_code_head_publish.",
+    "Deletes a collection with its fields and items, permanently. Conflict while other collections reference it, unless force (which deletes those fields). Live until website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),
       collectionId: collectionId(),
-      force: z
-        .boolean()
-        .optional()
-        .describe("Also delete other collections' reference fields that point here."),
+      force: z.boolean().optional().describe("Also delete reference fields pointing here."),
     })
     .strict(),
   output: z.object({

@@ -11,7 +11,7 @@ export default defineTool({
   group: cmsCollectionsGroup,
   title: "Get a CMS collection",
   description:
-    "Returns one collection with its fields in order (key, type, required, validations, validValues of option fields, referenced collection of reference fields): what item values must look like.",
+    "Returns one collection with its fields in order (key, type, rules, validValues, referenced collection): what item values must look like. Next: cms_items_create.",
   input: z.object({ websiteId: fields.websiteId(), collectionId: collectionId() }).strict(),
   output: collection,
   access: "content_editor",

@@ -11,7 +11,7 @@ export default defineTool({
   group: cmsCollectionsGroup,
   title: "List CMS collections",
   description:
-    "Lists the website's CMS collections in slug order (at most 40, so one page). The slug is the name pages use (cms.list(\"blog\")). Call cms_collections_get for a collection's fields, cms_items_list for its items.",
+    'Lists the website\'s collections (at most 40) by slug, the name pages read (cms.list("blog")). Next: cms_collections_get, cms_items_list.',
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ items: z.array(collection) }),
   access: "content_editor",

@@ -11,7 +11,7 @@ export default defineTool({
   group: cmsCollectionsGroup,
   title: "Update a CMS collection",
   description:
-    "Renames a collection or changes its slug or description; omitted fields stay. Changing the slug changes the name pages use: update pages that read it before the next publish. Fields are changed with cms_fields_*.",
+    "Renames a collection or changes its slug or description; omitted fields stay. A new slug breaks pages reading the old one: fix them before publishing. Fields: cms_fields_update.",
   input: z
     .object({
       websiteId: fields.websiteId(),

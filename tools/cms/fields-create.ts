@@ -14,7 +14,7 @@ export default defineTool({
   operationId: "cms.fields.create",
   group: cmsFieldsGroup,
   title: "Add a field to a collection",
-  description: `Adds a typed field to a collection, after the existing ones. Keys are unique per collection (conflict); a collection holds at most ${MAX_FIELDS} fields (conflict). Existing items are not changed: a new required field is enforced on their next edit or publish. The type cannot be changed later (delete the field and add a new one).`,
+  description: `Adds a field after the others (key unique, at most ${MAX_FIELDS}). Existing items are unchanged; a new required field applies on their next edit. Set values with cms_items_update.`,
   input: fieldInput.extend({ websiteId: fields.websiteId(), collectionId: collectionId() }).strict(),
   output: field,
   annotations: presets.create,

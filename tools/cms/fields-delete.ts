@@ -10,9 +10,9 @@ export default defineTool({
   group: cmsFieldsGroup,
   title: "Delete a field",
   description:
-    "Deletes a field; its values disappear from every item (draft and published) at once. Pages that read the key get undefined after the next website_source_code_head_publish. Cannot be undone.",
+    "Deletes a field and its values in every item, permanently. Pages reading it get undefined after website_source_code_head_publish.",
   input: z
-    .object({ websiteId: fields.websiteId(), fieldId: z.string().min(1).describe("Id of the field.") })
+    .object({ websiteId: fields.websiteId(), fieldId: z.string().min(1).describe("From cms_fields_list.") })
     .strict(),
   output: z.object({ id: fields.id("field"), deleted: z.literal(true) }),
   annotations: presets.delete,

@@ -11,7 +11,7 @@ export default defineTool({
   group: cmsFieldsGroup,
   title: "List a collection's fields",
   description:
-    "Lists a collection's fields in order (at most 60, so one page): key, type, required, unique, default, validations, validValues (option fields) and the referenced collection (reference fields).",
+    "Lists a collection's fields in order (at most 60) with type, rules and settings. Change one with cms_fields_update.",
   input: z.object({ websiteId: fields.websiteId(), collectionId: collectionId() }).strict(),
   output: z.object({ items: z.array(field) }),
   access: "content_editor",

@@ -13,23 +13,21 @@ export default defineTool({
   group: cmsFieldsGroup,
   title: "Update a field",
   description:
-    "Changes a field's name, help text, required, unique, default, validations, validValues, integer, position or type; omitted settings stay, key is fixed. Turning required on needs a value on every item, turning unique on needs distinct values (else conflict naming the item and value). A new type converts every item's draft and published values where the conversion is defined (text ↔ longText/richText/email/url/option/slug/date…, number ↔ text, date ↔ dateTime, option ↔ multiOption and image ↔ images when lists hold at most one value, reference ↔ references, anything ↔ json) and each converted value must fit the new type and rules; the first value that does not convert refuses the whole change (conflict naming the item and the value), unless force: true clears such values. A pair without a conversion is a validation error listing the types this field can change to. All or nothing. Other tightened rules (validations, validValues) are not re-checked: they apply on each item's next edit or publish. Converted items reach the live site on the next website_source_code_head_publish.",
+    "Changes a field's settings, position or type (key fixed, omitted settings stay), all or nothing. A new type converts every value; one that does not convert is a conflict unless force clears it. Tightened rules apply on next edit. Live after website_source_code_head_publish.",
   input: fieldUpdate
     .extend({
       websiteId: fields.websiteId(),
-      fieldId: z.string().min(1).describe("Id of the field."),
+      fieldId: z.string().min(1).describe("From cms_fields_list."),
       type: z
         .enum(FIELD_TYPES)
         .optional()
         .describe(
-          "New type; existing values are converted (see the description and docs/cms.md for the conversions). Settings of the old type that do not apply to the new one (validations, validValues, integer) are dropped; pass validValues when changing to option or multiOption.",
+          "Converts existing values; settings the new type lacks are dropped (give validValues for option types).",
         ),
       force: z
         .boolean()
         .optional()
-        .describe(
-          "With a new type: clear values that do not convert instead of refusing (default false). A required field's draft values are never cleared.",
-        ),
+        .describe("With type: clear values that do not convert (never a required field's drafts)."),
     })
     .strict(),
   output: field.extend({

@@ -2,9 +2,7 @@
 import { z } from "zod";
 import { fields } from "../../src/kernel/schemas.ts";
 
-export const itemValues = z
-  .record(z.string(), z.unknown())
-  .describe("Field key → value; each is validated against its field (errors name values.<key>).");
+export const itemValues = z.record(z.string(), z.unknown()).describe("Field key → value.");
 
 export const item = z.object({
   id: fields.id("item"),
@@ -38,6 +36,4 @@ export const itemSlug = z
   .string()
   .min(1)
   .max(100)
-  .describe(
-    "Unique per collection: lowercase letters, digits and hyphens. Generated from the name or title field when omitted (suffixed -2, -3 … on collision).",
-  );
+  .describe("Unique per collection; from name or title when omitted.");

@@ -14,16 +14,12 @@ export default defineTool({
   group: cmsItemsGroup,
   title: "Archive or unarchive items",
   description:
-    'Archives (archived: true) or unarchives (archived: false) 1 to 100 items of the website. An archived item keeps its draft values, published values and status, and cms_items_get still returns it (archived: true); cms_items_list and cms_items_query leave it out unless asked with archived: "include" or "only"; sitewright:cms leaves it out, so it has no [slug] page and is not listed: a published item disappears from the live site on the next website_source_code_head_publish (and from the editor preview at once). Unarchiving brings it back the same way (a published item reappears on the next publish). Each item is applied on its own: unknown ids are reported as not_found in results[i].error and the others are written. Already (un)archived items are left unchanged.',
+    "Archives or unarchives 1 to 100 items, each on its own. Archived items keep their values but leave cms_items_list, cms_items_query (unless archived asks) and the pages of the next website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),
-      itemIds: z
-        .array(z.string().min(1))
-        .min(1)
-        .max(100)
-        .describe("Items to change (any collections of the website), 1 to 100, no repeats."),
-      archived: z.boolean().describe("true archives the items, false unarchives them."),
+      itemIds: z.array(z.string().min(1)).min(1).max(100).describe("Items of any collection of the website."),
+      archived: z.boolean().describe("false unarchives."),
     })
     .strict(),
   output: bulkResult,

@@ -12,13 +12,14 @@ import {
 import { bulkResult, runBulk } from "./bulk.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { assertItemCapacity, ownerOf } from "./items-shared.ts";
-import { collectionId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
+import { collectionId, itemSlug, itemValues } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.bulkCreate",
   group: cmsItemsGroup,
   title: "Create many items",
-  description: `Creates 1 to 100 items of one collection. Each item is validated on its own: valid ones are created, invalid ones are reported (results[i].error, the same error body as a single call) and not written. results is in input order. ${LIVE_NOTE}`,
+  description:
+    "Creates 1 to 100 items of a collection, each on its own: invalid ones are reported in results[i].error and not written. Live after website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),

@@ -5,13 +5,13 @@ import { fields } from "../../src/kernel/schemas.ts";
 import { loadItem } from "../../src/services/cms/service.ts";
 import { bulkError, runBulk } from "./bulk.ts";
 import { cmsItemsGroup } from "./groups.ts";
-import { LIVE_NOTE } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.bulkDelete",
   group: cmsItemsGroup,
   title: "Delete many items",
-  description: `Deletes 1 to 100 items of the website; cannot be undone. Unknown ids are reported as not_found in results and the others are deleted. ${LIVE_NOTE}`,
+  description:
+    "Deletes 1 to 100 items, permanently; unknown ids are reported as not_found in results. Live after website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),

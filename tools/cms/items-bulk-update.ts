@@ -12,13 +12,14 @@ import {
 import { bulkResult, runBulk } from "./bulk.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { ownerOf } from "./items-shared.ts";
-import { itemId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
+import { itemId, itemSlug, itemValues } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.bulkUpdate",
   group: cmsItemsGroup,
   title: "Update many items",
-  description: `Updates the drafts of 1 to 100 items (as cms_items_update each: values merge, optional slug and expectedVersion). Each is applied on its own: valid ones are written, refused ones (validation, not_found, version conflict) are reported in results[i].error and not written. ${LIVE_NOTE}`,
+  description:
+    "Updates 1 to 100 item drafts as cms_items_update does, each on its own: refused ones are reported in results[i].error. Live after website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),

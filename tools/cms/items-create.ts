@@ -5,23 +5,21 @@ import { fields } from "../../src/kernel/schemas.ts";
 import { createItem, loadCollection, prerenderValues, renderedItem } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { assertItemCapacity, ownerOf } from "./items-shared.ts";
-import { collectionId, item, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
+import { collectionId, item, itemSlug, itemValues } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.create",
   group: cmsItemsGroup,
   title: "Create an item",
-  description: `Creates an item of a collection as a draft (publish: true publishes it at once). Every value is validated against its field; missing values take the field's default; an invalid value is refused naming values.<key> (option fields list validValues). slug is generated from the name or title field when omitted. ${LIVE_NOTE}`,
+  description:
+    "Creates a draft item; values are checked against the fields (errors name values.<key>), missing ones take defaults. publish true publishes it. Live after website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),
       collectionId: collectionId(),
       slug: itemSlug.optional(),
       values: itemValues,
-      publish: z
-        .boolean()
-        .optional()
-        .describe("Also publish it (same as cms_items_set_published afterwards)."),
+      publish: z.boolean().optional().describe("Also publish it."),
     })
     .strict(),
   output: item,

@@ -4,13 +4,14 @@ import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
 import { loadItem } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
-import { itemId, LIVE_NOTE } from "./schemas.ts";
+import { itemId } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.delete",
   group: cmsItemsGroup,
   title: "Delete an item",
-  description: `Deletes an item (draft and published values); cannot be undone. References to it in other items are left as they are and dropped by pages that do not find it. ${LIVE_NOTE}`,
+  description:
+    "Deletes an item, permanently; references to it are left and skipped by pages. Live after website_source_code_head_publish.",
   input: z.object({ websiteId: fields.websiteId(), itemId: itemId() }).strict(),
   output: z.object({ id: fields.id("item"), deleted: z.literal(true) }),
   annotations: presets.delete,

@@ -12,7 +12,7 @@ export default defineTool({
   group: cmsItemsGroup,
   title: "Get an item",
   description:
-    "Returns one item: draft values (values) with richText rendered as html, published values (null while unpublished), status, hasUnpublishedChanges and version (pass it as expectedVersion to cms_items_update).",
+    "Returns one item: draft values (richText also as html), published values (null if unpublished), status and version (expectedVersion of cms_items_update).",
   input: z.object({ websiteId: fields.websiteId(), itemId: itemId() }).strict(),
   output: item,
   annotations: presets.read,

@@ -15,7 +15,7 @@ export default defineTool({
   group: cmsItemsGroup,
   title: "List a collection's items",
   description:
-    "Lists a collection's items in creation order, with draft values (values), published values and status. status narrows to draft or published items; archived items are left out unless archived says otherwise. For filters, sort, search and included references use cms_items_query.",
+    "Lists a collection's items in creation order with draft values, published values and status (archived ones left out by default). Filters, sort, search: cms_items_query.",
   input: z
     .object({
       websiteId: fields.websiteId(),

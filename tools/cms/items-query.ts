@@ -15,7 +15,7 @@ export default defineTool({
   group: cmsItemsGroup,
   title: "Query a collection's items",
   description:
-    "Finds items with filters (and/or of eq, ne, lt, lte, gt, gte, in, notIn, contains, startsWith, isNull), up to 3 sort keys, full-text search over text, longText and richText fields (results by relevance unless sort is given), and cursor pages; include returns the items that reference fields point to. Filters, sort and search read draft values, or published values when status is published; archived items are left out unless archived says otherwise. eq/in and sort are exact and case-sensitive (code point order); contains/startsWith ignore case. An unknown field or an operator that does not fit the field's type is a validation error listing validValues. Results are identical on every database.",
+    "Finds a collection's items: filter, up to 3 sort keys, full-text search, cursor pages; include adds referenced items. Reads draft values (published ones with status published). eq/in/sort are case-sensitive, contains/startsWith not. One item: cms_items_get.",
   input: z
     .object({
       websiteId: fields.websiteId(),
@@ -29,9 +29,7 @@ export default defineTool({
         .min(1)
         .max(200)
         .optional()
-        .describe(
-          "Words to find in text, longText and richText fields (case and accents ignored; each word matches words starting with it; every word must match). Without sort, the best matches come first.",
-        ),
+        .describe("Words (prefixes, any case) all found in text fields; best first without sort."),
       include: include.optional(),
       cursor: fields.cursor(),
       limit: fields.limit(),

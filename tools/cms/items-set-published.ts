@@ -7,22 +7,19 @@ import { fields } from "../../src/kernel/schemas.ts";
 import { loadCollection, loadItem, renderedItem, setItemPublished } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { ownerOf } from "./items-shared.ts";
-import { item, LIVE_NOTE } from "./schemas.ts";
+import { item } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.setPublished",
   group: cmsItemsGroup,
   title: "Publish or unpublish items",
-  description: `Publishes (published: true copies each item's draft values to its published values, re-validating them) or unpublishes (published: false clears them) 1 to 100 items of the website, all or nothing: an unknown id or an invalid draft fails the whole call. ${LIVE_NOTE}`,
+  description:
+    "Publishes (copies the re-validated draft values) or unpublishes 1 to 100 items, all or nothing. Live after website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),
-      itemIds: z
-        .array(z.string().min(1))
-        .min(1)
-        .max(100)
-        .describe("Items to change (any collections of the website)."),
-      published: z.boolean().describe("true publishes the drafts, false unpublishes."),
+      itemIds: z.array(z.string().min(1)).min(1).max(100).describe("Items of any collection of the website."),
+      published: z.boolean().describe("false unpublishes."),
     })
     .strict(),
   output: z.object({ items: z.array(item) }),

@@ -11,25 +11,21 @@ import {
 } from "../../src/services/cms/service.ts";
 import { cmsItemsGroup } from "./groups.ts";
 import { ownerOf } from "./items-shared.ts";
-import { item, itemId, itemSlug, itemValues, LIVE_NOTE } from "./schemas.ts";
+import { item, itemId, itemSlug, itemValues } from "./schemas.ts";
 
 export default defineTool({
   operationId: "cms.items.update",
   group: cmsItemsGroup,
   title: "Update an item",
-  description: `Changes an item's draft: values sets the given keys (null clears one; other keys stay), slug renames it. A published item keeps its published values until cms_items_set_published publishes the draft again. With expectedVersion the update applies only if the item is still at that version (else conflict, nothing written). ${LIVE_NOTE}`,
+  description:
+    "Changes an item's draft: values sets the given keys (null clears), slug renames; with expectedVersion a stale write is a conflict. Then cms_items_set_published and website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),
       itemId: itemId(),
       slug: itemSlug.optional(),
       values: itemValues.optional(),
-      expectedVersion: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe("The version you read; a mismatch is a conflict."),
+      expectedVersion: z.number().int().min(1).optional().describe("The version you read (else conflict)."),
     })
     .strict(),
   output: item,

@@ -17,7 +17,7 @@ export default defineTool({
   input: z
     .object({
       websiteId: fields.websiteId(),
-      contentBase64: z.string().describe("The file's bytes, base64-encoded."),
+      contentBase64: z.string().describe("The bytes, base64."),
       name: documentName().describe(
         "Name of the document (brand-guide.pdf); a .md ending marks Markdown text.",
       ),

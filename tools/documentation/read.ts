@@ -10,20 +10,11 @@ export default defineTool({
   group: documentationGroup,
   title: "Read a documentation page or section",
   description:
-    "Returns one page of the documentation as Markdown, or only one of its sections when section (an anchor) is given, with the page's table of contents. Find pages and anchors with documentation_search.",
+    "Returns a documentation page as Markdown, or one section (anchor), with the page's contents. Find pages with documentation_search.",
   input: z
     .object({
-      page: z
-        .string()
-        .min(1)
-        .max(100)
-        .describe("The page's name, such as publishing or errors (from documentation_search)."),
-      section: z
-        .string()
-        .min(1)
-        .max(200)
-        .optional()
-        .describe("A heading's anchor in that page, such as kinds-and-statuses; omit for the whole page."),
+      page: z.string().min(1).max(100).describe("Page name, e.g. publishing (from documentation_search)."),
+      section: z.string().min(1).max(200).optional().describe("A heading anchor; omit for the whole page."),
     })
     .strict(),
   output: z.object({

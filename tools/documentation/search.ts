@@ -21,11 +21,11 @@ export default defineTool({
   group: documentationGroup,
   title: "Search the documentation",
   description:
-    'Searches the documentation of this server by words or a question ("how do I publish a website") and returns the best-matching sections, best first: page, anchor, heading and a snippet. Call documentation_read with the page and anchor to read a section whole.',
+    "Searches this server's documentation by words or a question and returns the best sections: page, anchor, heading, snippet. Read one with documentation_read.",
   input: z
     .object({
-      query: z.string().trim().min(1).max(500).describe("Words or a question in English."),
-      limit: z.number().int().min(1).max(20).default(5).describe("How many sections to return (default 5)."),
+      query: z.string().trim().min(1).max(500).describe("Words or a question."),
+      limit: z.number().int().min(1).max(20).default(5).describe("Sections to return."),
     })
     .strict(),
   output: z.object({ items: z.array(hit) }),

@@ -11,7 +11,7 @@ export default defineTool({
   group: domainsGroup,
   title: "Add a custom domain",
   description:
-    "Adds a custom domain (apex such as example.com, or a subdomain such as shop.example.com) to a website, pending verification. Returns the domain with the DNS records to create at the domain's DNS provider: a TXT ownership record _sitewright-challenge.<domain> with a token, and the A/AAAA or CNAME routing record. An apex also gets its www twin (www: false to skip), which redirects to it. Then call domains_verify. A website's first custom domain counts against the organization's billable site capacity (conflict beyond it).",
+    "Adds a custom domain (an apex gets a www twin unless www is false), pending. Returns the DNS records to create (TXT ownership, A/AAAA or CNAME). Then domains_verify. A first domain counts against site capacity.",
   input: z
     .object({
       websiteId: fields.websiteId(),
@@ -19,13 +19,8 @@ export default defineTool({
         .string()
         .min(1)
         .max(253)
-        .describe("The domain name, such as example.com or shop.example.com (Unicode names are accepted)."),
-      www: z
-        .boolean()
-        .default(true)
-        .describe(
-          "For an apex, also add www.<apex> redirecting to it (default true); ignored for subdomains.",
-        ),
+        .describe("e.g. example.com or shop.example.com (Unicode accepted)."),
+      www: z.boolean().default(true).describe("For an apex, also add www.<apex> redirecting to it."),
     })
     .strict(),
   output: domain,

@@ -12,7 +12,7 @@ export default defineTool({
   group: domainsGroup,
   title: "Get a custom domain",
   description:
-    "Returns one custom domain of a website: status (pending, verified, unverified), whether it is primary and served, the DNS records to create with what the last verification found for each, and the TLS certificate the proxy (Caddy) holds for the name (issued, expired, pending or unknown, with a message saying why). Call domains_verify to check the records again now.",
+    "Returns one custom domain: status, primary, served, the DNS records with what was last found, and the proxy's TLS certificate state. Recheck with domains_verify.",
   input: z.object({ websiteId: fields.websiteId(), domainId: domainId() }).strict(),
   output: domain.extend({ certificate }),
   access: "content_editor",

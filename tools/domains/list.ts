@@ -12,7 +12,7 @@ export default defineTool({
   group: domainsGroup,
   title: "List a website's custom domains",
   description:
-    "Lists the custom domains of a website, oldest first, each with its status, whether it is primary and served, and its DNS records with what the last verification found. The website's platform subdomain is its url in websites_get.",
+    "Lists the website's custom domains oldest first with status, primary, served and DNS records. Details of one: domains_get.",
   input: z.object({ websiteId: fields.websiteId(), cursor: fields.cursor(), limit: fields.limit() }).strict(),
   output: listOf(domain),
   access: "content_editor",

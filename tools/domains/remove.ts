@@ -11,7 +11,7 @@ export default defineTool({
   group: domainsGroup,
   title: "Remove a custom domain",
   description:
-    "Removes a custom domain from a website (an apex with its www twin): the live site stops answering on it at once. When it was primary, the platform subdomain serves the site again. A website left without custom domains no longer counts against the billable site capacity. Returns the removed domain.",
+    "Removes a custom domain (an apex with its www twin); the site stops answering on it, and the platform subdomain is primary again if it was. See domains_list.",
   input: z.object({ websiteId: fields.websiteId(), domainId: domainId() }).strict(),
   output: domain,
   annotations: presets.delete,

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { fields } from "../../src/kernel/schemas.ts";
 
-export const domainId = () =>
-  fields.id("domain").describe("Id of the custom domain (from domains_list or domains_add).");
+export const domainId = () => fields.id("domain").describe("From domains_list.");
 
 const record = z.object({
   purpose: z
@@ -59,10 +58,10 @@ export const certificate = z
     state: z
       .enum(["issued", "expired", "pending", "unknown"])
       .describe(
-        "issued: the proxy (Caddy) holds a valid certificate; expired: only an expired one (renewed at the next HTTPS request); pending: none yet (Caddy obtains one on demand at the first HTTPS request, and only for a served domain); unknown: the platform cannot read the proxy's certificates (see message).",
+        "issued: Caddy holds a valid one; expired: renewed at the next HTTPS request; pending: none yet (obtained on demand once served); unknown: not readable (see message).",
       ),
-    issuer: z.string().nullable().describe("The issuing CA's name, when a certificate was found."),
-    notAfter: fields.timestamp().nullable().describe("When that certificate expires."),
-    message: z.string().describe("What the state means for this domain, in a sentence."),
+    issuer: z.string().nullable(),
+    notAfter: fields.timestamp().nullable(),
+    message: z.string().describe("Why, in a sentence."),
   })
-  .describe("The TLS certificate for this name as the proxy's certificate storage shows it.");
+  .describe("The TLS certificate the proxy's storage holds for this name.");

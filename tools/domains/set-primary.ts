@@ -11,7 +11,7 @@ export default defineTool({
   group: domainsGroup,
   title: "Make a custom domain primary",
   description:
-    "Makes a verified custom domain the website's primary address: its platform subdomain and every other domain of the website then redirect (308, keeping path and query) to it. Refused with conflict for a domain that is not verified. Removing the primary domain makes the platform subdomain primary again.",
+    "Makes a verified domain the website's primary address: every other host redirects (308) to it. Conflict when not verified. See all with domains_list.",
   input: z.object({ websiteId: fields.websiteId(), domainId: domainId() }).strict(),
   output: domain,
   annotations: presets.update,

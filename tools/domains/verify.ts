@@ -12,7 +12,7 @@ export default defineTool({
   group: domainsGroup,
   title: "Verify a custom domain's DNS records",
   description:
-    "Looks the domain's DNS records up now and reports, per record, what was found and what is expected. The TXT ownership record proves the domain: found, the domain becomes verified and is served (make it primary with domains_set_primary). DNS changes can take minutes to propagate; call again later when a record is missing. Domains are also re-verified periodically.",
+    "Looks the domain's DNS records up now and reports each; a found ownership record verifies and serves it. Retry later while DNS propagates. Then domains_set_primary.",
   input: z.object({ websiteId: fields.websiteId(), domainId: domainId() }).strict(),
   output: domain,
   annotations: presets.updateOpenWorld,

@@ -16,35 +16,30 @@ export default defineTool({
   group: feedbackGroup,
   title: "Send product feedback",
   description:
-    "Sends free-form feedback about this product to the people who run the server: something missing, a confusing error or description, wrong documentation. Optionally names the website, operation and request id it is about. Returns the feedback's id; it cannot be read back through the API. Limited to a few messages per hour. Then carry on with your task (documentation_search may answer the question meanwhile).",
+    "Sends feedback about this product (missing feature, confusing error, wrong docs) to the server's operators, optionally naming the website, tool and request. Returns its id. A few per hour. Then carry on; documentation_search may help.",
   input: z
     .object({
-      message: z
-        .string()
-        .trim()
-        .min(1)
-        .max(MAX_FEEDBACK_CHARS)
-        .describe(`What happened or what you need, in your words (up to ${MAX_FEEDBACK_CHARS} characters).`),
-      category: z.enum(feedbackCategories).optional().describe("What kind of feedback it is."),
+      message: z.string().trim().min(1).max(MAX_FEEDBACK_CHARS).describe("What happened or what you need."),
+      category: z.enum(feedbackCategories).optional(),
       organizationId: fields
         .organizationId()
         .optional()
-        .describe("The organization it is about; omit when the credential reaches exactly one."),
-      websiteId: fields.websiteId().optional().describe("The website it is about, if any."),
+        .describe("Omit when the credential reaches one organization."),
+      websiteId: fields.websiteId().optional(),
       operationId: z
         .string()
         .min(1)
         .max(100)
         .regex(/^[A-Za-z0-9_.]+$/)
         .optional()
-        .describe("The tool or operation it is about (websites_create or websites.create)."),
+        .describe("The tool it is about, e.g. websites_create."),
       requestId: z
         .string()
         .min(1)
         .max(100)
         .regex(/^[A-Za-z0-9_-]+$/)
         .optional()
-        .describe("The X-Request-Id of a request it is about (req_…)."),
+        .describe("X-Request-Id of a request it is about."),
     })
     .strict(),
   output: z.object({ id: z.string(), createdAt: fields.timestamp() }),

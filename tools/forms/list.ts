@@ -11,7 +11,7 @@ export default defineTool({
   group: formsGroup,
   title: "List a website's forms",
   description:
-    'Lists the forms of the website\'s live site (recorded by the build from <form action="/_service/forms/<name>" method="post">), each with its fields, page, settings and submission counts per state; forms that left the live site but still have submissions follow with live: false. Read submissions with forms_submissions_list.',
+    'Lists the forms of the live site (<form action="/_service/forms/<name>">) with fields, page, settings and counts per state. Next: forms_submissions_list.',
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ items: z.array(form) }),
   annotations: presets.read,

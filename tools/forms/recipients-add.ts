@@ -15,9 +15,9 @@ export default defineTool({
   operationId: "forms.recipients.add",
   group: formsGroup,
   title: "Add a notification recipient",
-  description: `Adds an address to be mailed the website's new form submissions and mails it a confirmation link; it receives nothing until it confirms (status pending, then confirmed). Adding a pending address again mails a new link; a confirmed one is returned unchanged. At most ${MAX_RECIPIENTS} per website. Turn notifications off per form with forms_settings_update.`,
+  description: `Adds an address to mail new submissions to and mails it a confirmation link; nothing is sent before it confirms. At most ${MAX_RECIPIENTS}. Per-form switch: forms_settings_update.`,
   input: z
-    .object({ websiteId: fields.websiteId(), email: z.email().max(254).describe("The address to notify.") })
+    .object({ websiteId: fields.websiteId(), email: z.email().max(254).describe("Address to notify.") })
     .strict(),
   output: recipient,
   access: "full_editor",

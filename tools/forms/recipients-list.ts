@@ -11,7 +11,7 @@ export default defineTool({
   group: formsGroup,
   title: "List notification recipients",
   description:
-    "Lists the addresses mailed new form submissions of the website (forms whose settings have notify on), by email, each pending until it opens the confirmation link mailed to it. Add one with forms_recipients_add.",
+    "Lists the addresses mailed new submissions (pending until confirmed). Add one with forms_recipients_add.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ items: z.array(recipient) }),
   access: "full_editor",

@@ -10,7 +10,7 @@ export default defineTool({
   group: formsGroup,
   title: "Remove a notification recipient",
   description:
-    "Removes an address from the website's notification recipients: it is mailed nothing more, and its confirmation link stops working. Returns the removed recipient's id.",
+    "Removes a notification recipient; its confirmation link stops working. See the rest with forms_recipients_list.",
   input: z.object({ websiteId: fields.websiteId(), recipientId: fields.id("recipient") }).strict(),
   output: z.object({ id: z.string(), removed: z.literal(true) }),
   access: "full_editor",

@@ -8,28 +8,20 @@ export const formName = () =>
   z
     .string()
     .regex(FORM_NAME, "1-64 letters, digits, '-' or '_'")
-    .describe("Name of the form: the <name> of its action /_service/forms/<name> (from forms_list).");
+    .describe("The <name> of /_service/forms/<name> (forms_list).");
 
 export const submissionState = z
   .enum(SUBMISSION_STATES)
-  .describe(
-    "new: not yet looked at; read: seen; spam: flagged by the spam checks or by a person (kept, recoverable); archived: done.",
-  );
+  .describe("new: unseen; read: seen; spam: flagged (recoverable); archived: done.");
 
 export const settings = z.object({
-  enabled: z
-    .boolean()
-    .describe("Whether the live site accepts submissions of this form (false: visitors get 403)."),
+  enabled: z.boolean().describe("false: visitors get 403."),
   successUrl: z
     .string()
     .nullable()
-    .describe(
-      "Where a browser goes after sending (a path of the site or an http(s) URL); null: the platform's thank-you page.",
-    ),
-  notify: z.boolean().describe("Whether new submissions are mailed to the website's confirmed recipients."),
-  spamSensitivity: z
-    .enum(["off", "low", "medium", "high"])
-    .describe("How readily submissions are flagged as spam: off never; high flags the most."),
+    .describe("Path or http(s) URL after sending; null: the default thank-you page."),
+  notify: z.boolean().describe("Mail new submissions to the confirmed recipients."),
+  spamSensitivity: z.enum(["off", "low", "medium", "high"]),
 });
 
 export const formField = z.object({
@@ -79,14 +71,14 @@ export const submission = z.object({
 
 /** Filters shared by the list and the export. */
 export const submissionFilters = {
-  formName: formName().optional().describe("Only this form's submissions."),
-  state: submissionState.optional().describe("Only submissions in this state."),
-  from: fields.timestamp().optional().describe("Only submissions received at or after this time."),
-  to: fields.timestamp().optional().describe("Only submissions received before this time."),
+  formName: formName().optional().describe("Only this form."),
+  state: submissionState.optional().describe("Only this state."),
+  from: fields.timestamp().optional().describe("Received at or after."),
+  to: fields.timestamp().optional().describe("Received before."),
 };
 
 export const submissionIds = z
   .array(fields.id("submission"))
   .min(1)
   .max(100)
-  .describe("Ids of 1 to 100 submissions of this website (from forms_submissions_list).");
+  .describe("From forms_submissions_list.");

@@ -12,7 +12,7 @@ export default defineTool({
   group: formsGroup,
   title: "Change a form's settings",
   description:
-    "Changes one form's settings; omitted fields keep their value (a form never configured has enabled true, successUrl null, notify true, spamSensitivity medium). Takes effect on the next submission. Returns the settings. Recipients of notifications are managed with forms_recipients_add.",
+    "Changes one form's settings (enabled, successUrl, notify, spamSensitivity); omitted ones stay. Applies to the next submission. Recipients: forms_recipients_add.",
   input: z
     .object({
       websiteId: fields.websiteId(),

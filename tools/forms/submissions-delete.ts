@@ -11,7 +11,7 @@ export default defineTool({
   group: formsGroup,
   title: "Delete form submissions",
   description:
-    "Deletes 1 to 100 submissions with their files; cannot be undone (to keep one out of the way, set its state to archived or spam with forms_submissions_update_state). All or nothing: an id that is not a submission of this website is not_found and nothing is deleted.",
+    "Deletes 1 to 100 submissions with their files, all or nothing, permanently (archive them instead with forms_submissions_update_state).",
   input: z.object({ websiteId: fields.websiteId(), submissionIds }).strict(),
   output: z.object({ deleted: z.number().int() }),
   annotations: presets.delete,

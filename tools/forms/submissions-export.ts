@@ -15,7 +15,7 @@ export default defineTool({
   operationId: "forms.submissions.export",
   group: formsGroup,
   title: "Export form submissions as CSV",
-  description: `Exports the website's submissions (same filters as forms_submissions_list, newest first, at most ${MAX_ROWS}) as CSV text in the csv field: RFC 4180, CRLF line ends, a header row (id, form, state, createdAt, page, then one column per field), values that would run as spreadsheet formulas prefixed with '. truncated is true when more matched; export older ones with to set to the oldest createdAt you received.`,
+  description: `Exports submissions (filters of forms_submissions_list, newest first, at most ${MAX_ROWS}) as CSV in csv; truncated when more matched: continue with to set to the oldest createdAt received.`,
   input: z.object({ websiteId: fields.websiteId(), ...submissionFilters }).strict(),
   output: z.object({
     contentType: z.literal("text/csv").describe("The media type of csv."),

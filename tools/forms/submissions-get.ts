@@ -11,7 +11,7 @@ export default defineTool({
   group: formsGroup,
   title: "Get a form submission",
   description:
-    "Returns one submission: the form, its values, its files (name, sniffed type, size), state, spam reasons, page and time. Change its state with forms_submissions_update_state.",
+    "Returns one submission: form, values, files, state, spam reasons, page and time. Change its state with forms_submissions_update_state.",
   input: z.object({ websiteId: fields.websiteId(), submissionId: fields.id("submission") }).strict(),
   output: submission,
   annotations: presets.read,

@@ -12,7 +12,7 @@ export default defineTool({
   group: formsGroup,
   title: "List form submissions",
   description:
-    "Lists what visitors sent to the website's forms, newest first, with each submission's values, files, state and spam reasons. Filter by form, state and time range. Triage with forms_submissions_update_state; export with forms_submissions_export.",
+    "Lists submissions newest first with values, files, state and spam reasons; filter by form, state and time. Triage with forms_submissions_update_state.",
   input: z
     .object({
       websiteId: fields.websiteId(),

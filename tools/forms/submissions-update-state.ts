@@ -11,7 +11,7 @@ export default defineTool({
   group: formsGroup,
   title: "Triage form submissions",
   description:
-    "Sets the state of 1 to 100 submissions at once: read, archived, spam, or new again (recovers a false positive from spam). All or nothing: an id that is not a submission of this website is not_found and nothing changes.",
+    "Sets the state of 1 to 100 submissions, all or nothing (new again recovers one from spam). See them with forms_submissions_list.",
   input: z.object({ websiteId: fields.websiteId(), submissionIds, state: submissionState }).strict(),
   output: z.object({ updated: z.number().int(), state: submissionState }),
   annotations: presets.update,

@@ -16,33 +16,33 @@ export default defineTool({
   group: functionsGroup,
   title: "Run a server function on the draft",
   description:
-    "Runs functions/<name>.ts of the website's DRAFT (not yet published) with the request you give, exactly as the live site would run it: the website's secrets in env, fetch to the public internet, the same limits. Returns the function's response (status, headers, body; null when it failed) and the recorded run (trigger draft) with its logs and error. Fix the file with the source-code tools, run it again, then publish with website_source_code_head_publish; read live runs with functions_runs_list.",
+    "Runs functions/<name>.ts of the draft with your request as the live site would (secrets in env, same limits). Returns the response (null if it failed) and the run with logs and error. Then website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),
       name: z
         .string()
         .regex(FUNCTION_NAME, "must be a function name: functions/<name>.ts, lower case")
-        .describe("The function: functions/<name>.ts."),
+        .describe("functions/<name>.ts."),
       method: z
         .enum(["GET", "POST", "PUT", "PATCH", "DELETE"])
         .default("POST")
-        .describe("The request method (the live site serves POST)."),
+        .describe("The live site serves POST."),
       path: z
         .string()
         .startsWith("/")
         .max(2000)
         .optional()
-        .describe("Path and query the function sees in request.url; default /_framework/server/<name>."),
+        .describe("Path and query of request.url; default /_framework/server/<name>."),
       headers: z
         .record(z.string().max(200), z.string().max(8000))
         .default({})
-        .describe('Request headers, e.g. {"content-type": "application/json"}.'),
+        .describe('e.g. {"content-type": "application/json"}.'),
       body: z
         .string()
         .max(defaultFunctionLimits.requestBytes)
         .default("")
-        .describe("The request body as text (JSON as a string)."),
+        .describe("Body text (JSON as a string)."),
     })
     .strict(),
   output: z.object({

@@ -11,7 +11,7 @@ export default defineTool({
   group: functionsGroup,
   title: "Get a server function run",
   description:
-    "Returns one run of a server function: trigger, status, duration, its logs and its error with the draft file and line where it threw. List runs with functions_runs_list.",
+    "Returns one function run: trigger, status, duration, logs and error with file and line. Rerun on the draft with functions_invoke.",
   input: z.object({ websiteId: fields.websiteId(), runId: fields.id("run") }).strict(),
   output: run,
   annotations: presets.read,

@@ -11,7 +11,7 @@ export default defineTool({
   group: functionsGroup,
   title: "List server function runs",
   description:
-    "Lists the website's server function runs, newest first: function, trigger (live or draft), status, duration, logs and error. Filter by function, status and time range [from, to). Get one with functions_runs_get; run a function on the draft with functions_invoke.",
+    "Lists server function runs newest first: function, trigger, status, duration, logs, error. Details with functions_runs_get.",
   input: z
     .object({
       websiteId: fields.websiteId(),
@@ -20,16 +20,10 @@ export default defineTool({
         .min(1)
         .max(64)
         .optional()
-        .describe("Only runs of this function (functions/<name>.ts)."),
-      status: z.coerce
-        .number()
-        .int()
-        .min(100)
-        .max(599)
-        .optional()
-        .describe("Only runs that answered this status."),
-      from: fields.timestamp().optional().describe("Only runs at or after this time."),
-      to: fields.timestamp().optional().describe("Only runs before this time."),
+        .describe("Only this function (functions/<name>.ts)."),
+      status: z.coerce.number().int().min(100).max(599).optional().describe("Only this response status."),
+      from: fields.timestamp().optional().describe("At or after."),
+      to: fields.timestamp().optional().describe("Before."),
       cursor: fields.cursor(),
       limit: fields.limit(),
     })

@@ -9,7 +9,8 @@ export default defineTool({
   operationId: "organizations.get",
   group: organizationsGroup,
   title: "Get an organization",
-  description: "Returns one organization and this credential's role and access kind in it.",
+  description:
+    "Returns one organization with this credential's role and access kind in it. Members: organizations_members_list.",
   input: z.object({ organizationId: fields.organizationId() }).strict(),
   output: organization,
   access: "content_editor",

@@ -11,7 +11,7 @@ export default defineTool({
   group: organizationsGroup,
   title: "Accept an invitation",
   description:
-    "Accepts an invitation with the token from its emailed link, as the signed-in user: makes them a member of the organization with the invited role, or an editor of the invited website. Only a signed-in user can accept (API keys get 403), only with the invited email address, and only once that address is verified (403 until then). Expired, revoked or already used invitations are refused (conflict); a link replaced by a resend is not_found.",
+    "Accepts an invitation with the token of its emailed link, as the signed-in user with the invited, verified address: membership with the invited role, or editor access to the invited website. Expired, revoked or used: conflict. Then organizations_list.",
   input: z
     .object({
       token: z.string().min(1).max(200).describe("The token parameter of the invitation link."),

@@ -13,7 +13,7 @@ export default defineTool({
   group: organizationsGroup,
   title: "Resend an invitation",
   description:
-    "Emails a pending or expired invitation again with a new link valid for 7 days; the previous link stops working. At most once per minute per invitation (rate_limited with retryAfterSeconds otherwise). Accepted and revoked invitations cannot be resent: create a new one.",
+    "Emails a pending or expired invitation again with a new 7-day link (the old one stops working); at most once a minute. Accepted or revoked ones cannot be resent: use organizations_invitations_create.",
   input: invitationInput,
   output: invitation,
   annotations: presets.createOpenWorld,

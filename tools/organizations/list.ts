@@ -12,7 +12,7 @@ export default defineTool({
   group: organizationsGroup,
   title: "List organizations",
   description:
-    "Lists the organizations this credential can access, oldest first, with its role in each. Organization-scoped keys see their own organization; website-scoped keys see the organization owning their websites.",
+    "Lists the organizations this credential can access, oldest first, with its role in each (a key sees its own organization). Next: websites_list with organizationId.",
   input: z.object({ cursor: fields.cursor(), limit: fields.limit() }).strict(),
   output: listOf(organization),
   access: "content_editor",

@@ -14,7 +14,7 @@ export default defineTool({
   group: organizationsGroup,
   title: "Change a member's role",
   description:
-    "Changes the role of a member of an organization; it applies from their next request. Only an owner can make someone an owner or change an owner's role, and the last owner cannot be demoted (make another member owner first). Returns the member.",
+    "Changes a member's role from their next request. Only an owner can grant or change the owner role; the last owner cannot be demoted. Returns the member; see all with organizations_members_list.",
   input: memberInput.extend({ role: memberRole }).strict(),
   output: member,
   annotations: presets.update,

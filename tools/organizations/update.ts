@@ -10,7 +10,8 @@ export default defineTool({
   operationId: "organizations.update",
   group: organizationsGroup,
   title: "Update an organization",
-  description: "Renames an organization. Returns the organization with this credential's role in it.",
+  description:
+    "Renames an organization; returns it with this credential's role. See it with organizations_get.",
   input: z.object({ organizationId: fields.organizationId(), name: organizationName }).strict(),
   output: organization,
   annotations: presets.update,

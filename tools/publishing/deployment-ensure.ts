@@ -16,7 +16,7 @@ export default defineTool({
   group: publishingGroup,
   title: "Ensure a deployment of the draft",
   description:
-    "Returns the deployment built from the website's current draft, building it only when none exists yet (reused: true when it existed). It does not change what the live site serves: publish that version with website_source_code_head_publish (which then reuses it without building), or later with website_source_code_published_rollback and its id. A build failure fails with kind validation and details listing every source error as {file, line, column, message}; fix the files with website_source_code_files_write and call it again. Needs no edit lease. Uses the expensive rate-limit bucket.",
+    "Returns the deployment of the current draft, building it only when none exists (reused otherwise); the live site is unchanged. Publish it with website_source_code_head_publish. Expensive.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({
     deployment,

@@ -11,7 +11,7 @@ export default defineTool({
   group: publishingGroup,
   title: "Get a deployment",
   description:
-    "Reads one deployment of the website: status, when and by whom it was built, its source hash, its pages, and whether the live site serves it (published). A deployment of another website is not_found.",
+    "Returns one deployment: status, who built it and when, source hash, pages and published. Compare it with the draft with website_source_code_files_diff.",
   input: z.object({ websiteId: fields.websiteId(), deploymentId }).strict(),
   output: deployment,
   annotations: presets.read,

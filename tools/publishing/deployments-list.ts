@@ -12,7 +12,7 @@ export default defineTool({
   group: publishingGroup,
   title: "List deployments",
   description:
-    "Lists the website's deployments (immutable built versions), newest first, each with its pages, source hash, creator and whether the live site serves it (published). Roll back to one with website_source_code_published_rollback; compare one with the draft with website_source_code_files_diff and its id.",
+    "Lists the website's deployments (immutable built versions), newest first, with pages, source hash, creator and published. Roll back with website_source_code_published_rollback.",
   input: z.object({ websiteId: fields.websiteId(), cursor: fields.cursor(), limit: fields.limit() }).strict(),
   output: listOf(deployment),
   annotations: presets.read,

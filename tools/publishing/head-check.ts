@@ -11,7 +11,7 @@ export default defineTool({
   group: publishingGroup,
   title: "Check (build) the draft",
   description:
-    "Builds the website's current draft exactly as publishing would, without storing or publishing anything, and returns what it would serve: pages, assets, forms and warnings. When the build fails the call fails with kind validation and details listing every source error as {file, line, column, message}: fix each file with website_source_code_files_write (it needs the edit lease), then check again. Needs no edit lease (it only reads the draft). When it passes, publish with website_source_code_head_publish. Uses the expensive rate-limit bucket.",
+    "Builds the draft as publishing would, storing nothing: pages, assets, forms, warnings. A failed build is a validation error with details {file, line, column, message}: fix and check again, then website_source_code_head_publish. Expensive.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({
     sourceHash: z

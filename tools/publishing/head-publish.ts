@@ -17,7 +17,7 @@ export default defineTool({
   group: publishingGroup,
   title: "Publish the draft",
   description:
-    "Builds the website's current draft into a new immutable deployment and makes it the live version in one atomic switch: visitors see the old version or the new one, never a mix. An unchanged draft is not rebuilt: the existing deployment of the same source is published again (reused: true). A build failure fails with kind validation and details listing every source error as {file, line, column, message}; nothing changes on the live site: fix each file with website_source_code_files_write, check with website_source_code_head_check, and publish again. Needs no edit lease (it only reads the draft). Undo with website_source_code_published_rollback and previousDeploymentId. Two publishes of one website at once are applied one after the other; if the other one published newer work meanwhile, this one fails with conflict and publishes nothing. Uses the expensive rate-limit bucket.",
+    "Builds the draft and makes it live in one atomic switch (an unchanged draft republishes its deployment: reused). A failed build is a validation error with details {file, line, column, message} and changes nothing. Undo with website_source_code_published_rollback. Expensive.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({
     deployment,

@@ -10,7 +10,7 @@ export default defineTool({
   group: publishingGroup,
   title: "Create a draft preview link",
   description:
-    "Returns a link that opens the website's draft (unpublished source and draft CMS values, built on demand) in any browser, for a person to review before publishing. The link acts as the caller: it stops working when it expires (ttlSeconds, 60 to 3600, default 600), or at once when the caller's key is revoked or rotated, the OAuth connection is revoked, or the caller loses access to the website. Share it only with people who may see the draft. Nothing is published.",
+    "Returns a link showing the draft (and draft CMS values) in any browser for a person to review; it acts as the caller and ends at expiry or when the caller loses access. Then website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),
@@ -20,7 +20,7 @@ export default defineTool({
         .min(60)
         .max(3600)
         .optional()
-        .describe("How long the link works, in seconds (60 to 3600; default 600)."),
+        .describe("How long the link works, in seconds."),
     })
     .strict(),
   output: z.object({

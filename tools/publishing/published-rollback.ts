@@ -13,13 +13,11 @@ export default defineTool({
   group: publishingGroup,
   title: "Roll back the live site",
   description:
-    "Points the live site at an earlier deployment of the same website, at once and without building: visitors get that version on their next request. Find deployment ids with website_source_code_deployments_list; a deployment of another website is not_found. The draft is not changed (it may now differ from what is live; website_source_code_changes_list shows how). Undo with previousDeploymentId, or publish the draft again with website_source_code_head_publish. Needs no edit lease. Uses the expensive rate-limit bucket.",
+    "Makes an earlier deployment of the website live at once, without building (ids from website_source_code_deployments_list). The draft is unchanged. Undo with previousDeploymentId; expensive bucket.",
   input: z
     .object({
       websiteId: fields.websiteId(),
-      deploymentId: deploymentId.describe(
-        "The deployment of this website to serve (from website_source_code_deployments_list).",
-      ),
+      deploymentId: deploymentId.describe("From website_source_code_deployments_list."),
     })
     .strict(),
   output: z.object({ deployment, url, previousDeploymentId }),

@@ -11,7 +11,7 @@ export default defineTool({
   group: secretsGroup,
   title: "Delete a secret",
   description:
-    "Deletes the website's secret: server functions no longer find it in env from their next run. Cannot be undone; the value is gone. Returns the deleted name. See what remains with secrets_list.",
+    "Deletes a website secret; functions no longer see it from their next run. See the rest with secrets_list.",
   input: z.object({ websiteId: fields.websiteId(), name: secretName() }).strict(),
   output: z.object({ name: z.string(), deleted: z.literal(true) }),
   annotations: presets.delete,

@@ -10,7 +10,7 @@ export default defineTool({
   operationId: "secrets.list",
   group: secretsGroup,
   title: "List secrets",
-  description: `Lists the website's secrets by name (byte order) with when each was created and last set; values are never returned. A website has at most ${MAX_SECRETS}, so there is no cursor. Set one with secrets_set, remove one with secrets_delete.`,
+  description: `Lists the website's secret names (at most ${MAX_SECRETS}) with when each was set; values never come back. Set one with secrets_set.`,
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ items: z.array(secret) }),
   access: "content_editor",

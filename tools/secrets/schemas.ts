@@ -8,9 +8,7 @@ export const secretName = () =>
   z
     .string()
     .regex(SECRET_NAME, "must match ^[A-Z_][A-Z0-9_]{0,63}$ (upper-case letters, digits, underscores)")
-    .describe(
-      "Name of the secret, e.g. MAILER_API_KEY: upper case, digits and underscores, at most 64 characters.",
-    );
+    .describe("e.g. MAILER_API_KEY.");
 
 /** A secret as operations show it: never its value. */
 export const secret = z.object({

@@ -10,18 +10,12 @@ export default defineTool({
   operationId: "secrets.set",
   group: secretsGroup,
   title: "Set a secret",
-  description: `Creates the website's secret, or replaces its value when the name exists. Server functions read it as env.<name> from their next run, draft and live alike. The value is stored encrypted and never returned by any operation: to change it, set it again. At most ${MAX_SECRETS} secrets per website, each up to ${MAX_SECRET_BYTES} bytes. List names with secrets_list.`,
+  description: `Creates or replaces a website secret, read by server functions as env.<name> from their next run; stored encrypted, never returned. At most ${MAX_SECRETS}. Test with functions_invoke.`,
   input: z
     .object({
       websiteId: fields.websiteId(),
       name: secretName(),
-      value: z
-        .string()
-        .min(1)
-        .max(MAX_SECRET_BYTES)
-        .describe(
-          `The secret value, up to ${MAX_SECRET_BYTES} bytes of UTF-8. Write-only: never shown again.`,
-        ),
+      value: z.string().min(1).max(MAX_SECRET_BYTES).describe("Write-only: never shown again."),
     })
     .strict(),
   output: secret,

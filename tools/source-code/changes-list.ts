@@ -18,7 +18,7 @@ export default defineTool({
   group: sourceCodeGroup,
   title: "List pending source changes",
   description:
-    "Compares the draft with the published version (or with deploymentId) and lists the files added, modified and deleted since: what publishing would change. Read the line changes with website_source_code_files_diff. With nothing published yet every draft file is added.",
+    "Lists the draft files added, modified and deleted since the published version (or deploymentId): what publishing would change. Line changes: website_source_code_files_diff.",
   input: z.object({ websiteId: fields.websiteId(), deploymentId }).strict(),
   output: z.object({
     deploymentId: z

@@ -13,7 +13,7 @@ export default defineTool({
   group: sourceCodeGroup,
   title: "Delete a source file",
   description:
-    "Deletes one file from a website's draft. Needs the edit lease (leaseId from website_source_code_lease_acquire). Pass expectedSha256 to delete only the version you read. The published site keeps the file until the draft is published; website_source_code_changes_list shows the deletion as pending.",
+    "Deletes one draft file. Needs leaseId; expectedSha256 deletes only the version you read. The live site keeps it until website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),
@@ -21,7 +21,7 @@ export default defineTool({
       path: filePath(),
       expectedSha256: sha256
         .optional()
-        .describe("Delete only if the file still has this sha256; otherwise conflict and nothing changes."),
+        .describe("Delete only if the file still has this sha256 (else conflict)."),
     })
     .strict(),
   output: z.object({

@@ -13,7 +13,7 @@ export default defineTool({
   operationId: "websiteSourceCode.files.diff",
   group: sourceCodeGroup,
   title: "Diff source files",
-  description: `Unified diffs (as 'git diff' prints them) of draft files against the published version, or against deploymentId. Pass paths to diff those files; omit it for every changed file. Diffs stop at about ${limits.maxDiffChars / 1024} KiB of text; files past that are listed in omittedPaths (ask for them by paths). Use it to review your edits before publishing.`,
+  description: `Unified diffs of draft files against the published version (or deploymentId): every changed file or the given paths, up to about ${limits.maxDiffChars / 1024} KiB (the rest in omittedPaths). Then website_source_code_head_publish.`,
   input: z
     .object({
       websiteId: fields.websiteId(),
@@ -22,7 +22,7 @@ export default defineTool({
         .min(1)
         .max(limits.maxDiffPaths)
         .optional()
-        .describe(`Files to diff, 1 to ${limits.maxDiffPaths}; omit for every changed file.`),
+        .describe("Files to diff; omit for every changed file."),
       deploymentId,
       contextLines: z
         .number()
@@ -30,7 +30,7 @@ export default defineTool({
         .min(0)
         .max(100)
         .default(3)
-        .describe("Unchanged lines shown around each change (default 3)."),
+        .describe("Unchanged lines around each change."),
     })
     .strict(),
   output: z.object({

@@ -12,7 +12,7 @@ export default defineTool({
   group: sourceCodeGroup,
   title: "Read a source file",
   description:
-    "Returns one file of a website's draft: its full text and sha256. Keep the sha256 and pass it as expectedSha256 when you write the file back, so a concurrent change is detected instead of overwritten. Reading needs no lease.",
+    "Returns one draft file's text and sha256; pass that as expectedSha256 to website_source_code_files_write so a concurrent change is not overwritten. No lease needed.",
   input: z.object({ websiteId: fields.websiteId(), path: filePath() }).strict(),
   output: file.extend({ content: z.string().describe("The file's full text.") }),
   annotations: presets.read,

@@ -13,15 +13,11 @@ export default defineTool({
   group: sourceCodeGroup,
   title: "List source files",
   description:
-    "Lists the files of a website's draft in path order, with size, sha256 and when they last changed (no contents: read one with website_source_code_files_get). Pass prefix to list one folder, such as 'pages/'. Reading needs no lease.",
+    "Lists the draft's files by path with size, sha256 and last change (no contents; prefix for one folder). Read one with website_source_code_files_get.",
   input: z
     .object({
       websiteId: fields.websiteId(),
-      prefix: z
-        .string()
-        .min(1)
-        .optional()
-        .describe("Only paths starting with this, such as 'pages/' (a trailing '/' selects a folder)."),
+      prefix: z.string().min(1).optional().describe("Only paths starting with this, e.g. pages/."),
       cursor: fields.cursor(),
       limit: fields.limit(limits.listMax, limits.listDefault),
     })

@@ -13,17 +13,15 @@ export default defineTool({
   group: sourceCodeGroup,
   title: "Move or rename a source file",
   description:
-    "Moves one file of a website's draft to a new path, keeping its content. Refuses (conflict) when the destination exists unless overwrite is true. Needs the edit lease (leaseId from website_source_code_lease_acquire). Imports that name the old path are not rewritten: update them with website_source_code_files_write_many.",
+    "Moves a draft file (conflict if the destination exists, unless overwrite); needs leaseId. Imports of the old path stay: fix them with website_source_code_files_write_many.",
   input: z
     .object({
       websiteId: fields.websiteId(),
       leaseId,
-      from: filePath("Current path of the file"),
-      to: filePath("New path of the file"),
-      overwrite: z.boolean().default(false).describe("Replace an existing file at 'to' (default false)."),
-      expectedSha256: sha256
-        .optional()
-        .describe("Move only if the file at 'from' still has this sha256; otherwise conflict."),
+      from: filePath("Current path"),
+      to: filePath("New path"),
+      overwrite: z.boolean().default(false).describe("Replace an existing file at to."),
+      expectedSha256: sha256.optional().describe("Move only if from still has this sha256 (else conflict)."),
     })
     .strict(),
   output: z.object({

@@ -15,7 +15,7 @@ export default defineTool({
   operationId: "websiteSourceCode.files.writeMany",
   group: sourceCodeGroup,
   title: "Write several source files",
-  description: `Creates or replaces up to ${limits.maxFilesPerWrite} files of a website's draft in one call, all or nothing: if any entry is invalid, over a limit, or fails its expectedSha256, nothing is written and the error names the entry (files[3].path). Needs the edit lease (leaseId from website_source_code_lease_acquire). Use it to add a page together with its components and styles.`,
+  description: `Writes up to ${limits.maxFilesPerWrite} draft files in one call, all or nothing: an invalid entry writes nothing and the error names it (files[3].path). Needs leaseId. Then website_source_code_head_check or website_source_code_head_publish.`,
   input: z
     .object({
       websiteId: fields.websiteId(),
@@ -24,7 +24,7 @@ export default defineTool({
         .array(z.object({ path: filePath(), content, encoding, expectedSha256 }).strict())
         .min(1)
         .max(limits.maxFilesPerWrite)
-        .describe(`The files to write, 1 to ${limits.maxFilesPerWrite}; each path at most once.`),
+        .describe("Each path at most once."),
     })
     .strict(),
   output: z.object({

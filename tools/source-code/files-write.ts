@@ -23,7 +23,7 @@ export default defineTool({
   group: sourceCodeGroup,
   title: "Write a source file",
   description:
-    "Creates or replaces one file of a website's draft with the complete text given. Needs the edit lease: call website_source_code_lease_acquire first and pass its leaseId. Pass expectedSha256 (the sha256 you read) to fail with conflict instead of overwriting someone else's change, or null to create only. Text only, at most 512 KiB per file (413 beyond). To write several files at once, all or nothing, use website_source_code_files_write_many. The live site changes only when the draft is published.",
+    "Creates or replaces one draft file with the complete text; needs leaseId. Several files: website_source_code_files_write_many. Live after website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),

@@ -11,7 +11,7 @@ export default defineTool({
   group: sourceCodeGroup,
   title: "Acquire the edit lease",
   description:
-    "Takes the website's edit lease, which every change to its draft (write, write many, delete, move) needs: pass the returned leaseId to those calls. One holder at a time: when another key or person holds a live lease this fails with conflict naming the holder and when it expires. Acquiring a lease you already hold renews it and keeps its leaseId. The lease ends after ttlSeconds; extend it with website_source_code_lease_renew and give it back with website_source_code_lease_release when done.",
+    "Takes the website's edit lease, which the write, delete and move tools need (pass leaseId). Conflict names the holder when someone else has it; your own lease is renewed. Then website_source_code_files_write; end with website_source_code_lease_release.",
   input: z.object({ websiteId: fields.websiteId(), ttlSeconds }).strict(),
   output: lease.extend({
     leaseId: z.string().describe("Pass it to every change of the draft."),

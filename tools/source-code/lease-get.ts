@@ -11,7 +11,7 @@ export default defineTool({
   group: sourceCodeGroup,
   title: "Who holds the edit lease",
   description:
-    "Tells who holds the website's edit lease now and until when, or lease null when nobody does (then website_source_code_lease_acquire succeeds at once). The leaseId is shown only to its holder.",
+    "Returns who holds the website's edit lease and until when, or lease null (then website_source_code_lease_acquire succeeds). leaseId only for its holder.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ lease: lease.nullable().describe("The live lease, or null when the draft is free.") }),
   annotations: presets.read,

@@ -10,11 +10,11 @@ export default defineTool({
   group: sourceCodeGroup,
   title: "Release the edit lease",
   description:
-    "Gives back your edit lease so others can edit the draft at once. Releasing a lease that already ended is not an error (released is false). Someone else's lease cannot be released (conflict). The draft keeps every change; publishing is separate.",
+    "Gives your edit lease back so others can edit at once (released false if it had already ended). The draft keeps every change: publish it with website_source_code_head_publish.",
   input: z
     .object({
       websiteId: fields.websiteId(),
-      leaseId: z.string().min(1).describe("Id of your lease, from website_source_code_lease_acquire."),
+      leaseId: z.string().min(1).describe("From website_source_code_lease_acquire."),
     })
     .strict(),
   output: z.object({

@@ -11,11 +11,11 @@ export default defineTool({
   group: sourceCodeGroup,
   title: "Renew the edit lease",
   description:
-    "Extends your live edit lease to ttlSeconds from now, keeping its leaseId. Renew before expiresAt during long edits. An expired, released or foreign lease fails with conflict: acquire a new one with website_source_code_lease_acquire.",
+    "Extends your edit lease to ttlSeconds from now, same leaseId. An expired or foreign lease is a conflict: take a new one with website_source_code_lease_acquire.",
   input: z
     .object({
       websiteId: fields.websiteId(),
-      leaseId: z.string().min(1).describe("Id of your lease, from website_source_code_lease_acquire."),
+      leaseId: z.string().min(1).describe("From website_source_code_lease_acquire."),
       ttlSeconds,
     })
     .strict(),

@@ -2,43 +2,23 @@ import { z } from "zod";
 import { fields } from "../../src/kernel/schemas.ts";
 import { limits } from "../../src/services/source-code/limits.ts";
 
-export const leaseId = z
-  .string()
-  .min(1)
-  .optional()
-  .describe(
-    "Id of your live edit lease, from website_source_code_lease_acquire. Every change to the draft needs it; without a live lease held by this credential the call fails with conflict.",
-  );
+export const leaseId = z.string().min(1).optional().describe("From website_source_code_lease_acquire.");
 
-export const filePath = (what = "Path of the file") =>
-  z
-    .string()
-    .min(1)
-    .describe(
-      `${what}, relative to the draft's root with '/' separators, such as 'pages/index.tsx' (no leading '/', no '..', at most ${limits.maxPathLength} characters).`,
-    );
+export const filePath = (what = "Path") =>
+  z.string().min(1).describe(`${what}, e.g. pages/index.tsx (at most ${limits.maxPathLength} characters).`);
 
 export const sha256 = z.string().regex(/^[0-9a-fA-F]{64}$/, "must be 64 hexadecimal characters");
 
 export const expectedSha256 = sha256
   .nullable()
   .optional()
-  .describe(
-    "Optimistic concurrency: the sha256 the file must have now (from files_get or files_list), or null when the file must not exist yet. A mismatch fails with conflict and changes nothing. Omit to write unconditionally.",
-  );
+  .describe("Its current sha256 (website_source_code_files_get), else conflict; null: create only.");
 
 export const content = z
   .string()
-  .describe(
-    `The complete new text of the file (UTF-8, no NUL characters, at most ${limits.maxFileBytes / 1024} KiB).`,
-  );
+  .describe(`The complete new text (no NUL, at most ${limits.maxFileBytes / 1024} KiB).`);
 
-export const encoding = z
-  .enum(["utf8", "base64"])
-  .default("utf8")
-  .describe(
-    "How content is given: 'utf8' text (default) or 'base64' of UTF-8 bytes. Binary files are refused.",
-  );
+export const encoding = z.enum(["utf8", "base64"]).default("utf8").describe("base64 of UTF-8 text.");
 
 export const file = z.object({
   path: z.string().describe("Path of the file in the draft."),
@@ -88,14 +68,12 @@ export const ttlSeconds = z
   .min(limits.leaseTtlMinSeconds)
   .max(limits.leaseTtlMaxSeconds)
   .default(limits.leaseTtlDefaultSeconds)
-  .describe(
-    `Lease length in seconds, ${limits.leaseTtlMinSeconds} to ${limits.leaseTtlMaxSeconds} (default ${limits.leaseTtlDefaultSeconds}). Renew before it ends for longer sessions.`,
-  );
+  .describe("Lease length in seconds.");
 
 export const deploymentId = fields
   .id("deployment")
   .optional()
-  .describe("Compare with this deployment of the website instead of the published one.");
+  .describe("Compare with this deployment instead of the published one.");
 
 /** Audit target of file operations: the file's path. */
 export const fileTarget = (path: string) => ({ type: "websiteSourceCode.files", id: path });

@@ -19,7 +19,7 @@ export default defineTool({
   group: websitesGroup,
   title: "Create a website",
   description:
-    "Creates a website. organizationId may be omitted when the credential reaches exactly one organization. slug (the subdomain) is generated from the name when omitted and suffixed if taken. Returns the website with its id and url. Its draft starts as the starter site (home, about, blog, contact form, 404 page, layout, styles): read it with website_source_code_files_list to learn the conventions, change it under the edit lease, and publish it with website_source_code_head_publish; nothing is live until the first publish.",
+    "Creates a website (slug from the name when omitted) whose draft is the starter site; returns its id and url. Next: website_source_code_files_list, edit under website_source_code_lease_acquire, publish with website_source_code_head_publish.",
   input: z
     .object({
       name: websiteName,
@@ -27,7 +27,7 @@ export default defineTool({
       organizationId: fields
         .organizationId()
         .optional()
-        .describe("Owning organization; required when the credential reaches several."),
+        .describe("Required when the credential reaches several organizations."),
     })
     .strict(),
   output: website,

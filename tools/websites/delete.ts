@@ -9,7 +9,7 @@ export default defineTool({
   group: websitesGroup,
   title: "Delete a website",
   description:
-    "Deletes a website permanently with its draft, deployments and CMS content: it stops serving and its id stops resolving. Website-scoped API keys and website editors lose their grant on it, and open invitations to edit it are revoked; its audit log entries stay. This cannot be undone.",
+    "Deletes a website with its draft, deployments and CMS content, permanently; its keys and editors lose access, its audit entries stay. See what remains with websites_list.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: z.object({ id: fields.id("website"), deleted: z.literal(true) }),
   access: "admin",

@@ -10,7 +10,8 @@ export default defineTool({
   operationId: "websites.get",
   group: websitesGroup,
   title: "Get a website",
-  description: "Returns one website: name, slug, live url and timestamps.",
+  description:
+    "Returns one website: name, slug, live url and timestamps. Next: website_source_code_files_list for its draft.",
   input: z.object({ websiteId: fields.websiteId() }).strict(),
   output: website,
   annotations: presets.read,

@@ -12,10 +12,10 @@ export default defineTool({
   group: websitesGroup,
   title: "List websites",
   description:
-    "Lists the websites this credential can reach, newest first. Pass organizationId to list one organization's websites. Each item has its id (the websiteId other tools take), slug and live url.",
+    "Lists the websites this credential reaches, newest first: id (the websiteId of other tools), name, slug, url. Next: website_source_code_files_list.",
   input: z
     .object({
-      organizationId: fields.organizationId().optional().describe("Only websites of this organization."),
+      organizationId: fields.organizationId().optional().describe("Only this organization's websites."),
       cursor: fields.cursor(),
       limit: fields.limit(),
     })

@@ -16,7 +16,7 @@ export default defineTool({
   group: websitesGroup,
   title: "Update a website",
   description:
-    "Renames a website or changes its slug. A new slug moves the live site to the new subdomain at once; the old subdomain redirects (308) to it for 30 days, during which no other organization can take the old slug.",
+    "Renames a website or changes its slug (the live site moves at once; the old subdomain redirects for 30 days). Returns it; see websites_get.",
   input: z
     .object({ websiteId: fields.websiteId(), name: websiteName.optional(), slug: websiteSlug.optional() })
     .strict(),

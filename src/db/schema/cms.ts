@@ -87,6 +87,9 @@ export function cmsTables(c: Columns, { websites }: Pick<CoreTables, "websites">
       c.index("cms_items_updated_idx").on(t.collectionId, t.updatedAt, t.id),
       c.index("cms_items_published_idx").on(t.collectionId, c.nullsFirst(t.publishedAt), t.id),
       c.index("cms_items_website_idx").on(t.websiteId),
+      // A query walking a value index checks each candidate item's collection, status and archived flag: this
+      // index holds them beside the id, so the check reads no table row (an index-only probe).
+      c.index("cms_items_filter_idx").on(t.id, t.collectionId, t.status, t.archived),
     ],
   );
 

@@ -3,7 +3,7 @@
 // normalized (lower-casing, canonical JSON, words), in byte order (SQLite BINARY, PostgreSQL COLLATE "C").
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, type Dialect, rawRows } from "../types.ts";
-import { lowerText, skeyOf } from "./cms-index.ts";
+import { lowerText, SKEY_LENGTH, skeyOf } from "./cms-index.ts";
 import type { CmsItemRecord } from "./cms-records.ts";
 
 export type ItemColumn = "id" | "slug" | "createdAt" | "updatedAt" | "publishedAt" | "position";
@@ -89,6 +89,8 @@ export async function queryItems(
       !numeric && skey ? sql`${skey} ${sql.raw(cmp)} ${skeyOf(String(x))} AND ` : sql``;
     switch (op) {
       case "eq":
+        // A text shorter than the indexed prefix equals a value whose prefix it equals: the index alone answers.
+        if (!numeric && skey && String(x).length < SKEY_LENGTH) return sql`${skey} = ${String(x)}`;
         return sql`${bound("=")}${col} = ${x}`;
       case "ne":
         return sql`(${col} IS NULL OR ${col} <> ${x})`;
@@ -127,7 +129,7 @@ export async function queryItems(
     const on = (alias: string): SQL => {
       const column = (name: string) => sql.raw(`${alias}.${name}`);
       if (c.op === "contains" && ref.multi) {
-        return sql`${column("skey")} = ${skeyOf(String(c.value))} AND ${column("txt")} = ${String(c.value)}`;
+        return compare(column("txt"), column("skey"), false, "eq", String(c.value));
       }
       if (c.op === "contains") return contains(column("low"), lowerText(String(c.value)));
       if (c.op === "startsWith") {

@@ -1,0 +1,1 @@
+CREATE INDEX `cms_items_filter_idx` ON `cms_items` (`id`,`collection_id`,`status`,`archived`);
