@@ -117,6 +117,20 @@ it("gets a certificate for a verified custom domain from Caddy on demand, and no
     "verified",
   );
 
+  // Before anyone asked for the name over HTTPS, Caddy holds no certificate; unconfigured, the platform cannot say.
+  const certificateOf = async (domainId: string) =>
+    (await t.call("domains.get", { websiteId: website.id, domainId })).certificate;
+  expect(await certificateOf(added.id)).toMatchObject({ state: "unknown", issuer: null, notAfter: null });
+  t.platform.config.domains = { ...t.platform.config.domains, caddyStorage: join(dir, "storage") };
+  expect(await certificateOf(added.id)).toMatchObject({
+    state: "pending",
+    message: expect.stringMatching(/on demand, at the first HTTPS request/),
+  });
+  expect(await certificateOf(pending.id)).toMatchObject({
+    state: "pending",
+    message: expect.stringMatching(/once the domain is verified/),
+  });
+
   const home = await viaCaddy(httpsPort, added.hostname);
   expect(home.status).toBe(200);
   expect(home.body).toContain("Through the proxy");
@@ -135,4 +149,9 @@ it("gets a certificate for a verified custom domain from Caddy on demand, and no
     (m) => m[1],
   );
   expect(obtained.sort()).toEqual([added.hostname, `${website.slug}.localhost`].sort());
+  // domains.get reads the certificate Caddy stored: its issuer and expiry, as the TLS handshake showed them.
+  const issued = await certificateOf(added.id);
+  expect(issued).toMatchObject({ state: "issued", issuer: expect.stringMatching(/Caddy Local Authority/) });
+  expect(Date.parse(issued.notAfter!)).toBeGreaterThan(Date.now());
+  expect(await certificateOf(pending.id)).toMatchObject({ state: "pending" });
 }, 60_000);

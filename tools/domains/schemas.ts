@@ -51,3 +51,17 @@ export const domain = z.object({
   createdAt: fields.timestamp(),
   updatedAt: fields.timestamp(),
 });
+
+/** The TLS certificate the proxy holds for a domain (domains.get). */
+export const certificate = z
+  .object({
+    state: z
+      .enum(["issued", "expired", "pending", "unknown"])
+      .describe(
+        "issued: Caddy holds a valid one; expired: renewed at the next HTTPS request; pending: none yet (obtained on demand once served); unknown: not readable (see message).",
+      ),
+    issuer: z.string().nullable(),
+    notAfter: fields.timestamp().nullable(),
+    message: z.string().describe("Why, in a sentence."),
+  })
+  .describe("The TLS certificate the proxy's storage holds for this name.");

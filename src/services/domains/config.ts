@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from "node:net";
+import { isAbsolute } from "node:path";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -20,6 +21,11 @@ export interface DomainConfig {
   slugRedirectMs: number;
   /** Scheme of links and redirects to custom domains: https, the TLS proxy's, unless the platform runs on http. */
   scheme?: "https" | "http";
+  /**
+   * Caddy's `file_system` certificate storage (absolute folder), read to report a domain's certificate
+   * (domains.get); unset: the certificate state is `unknown`.
+   */
+  caddyStorage?: string;
 }
 
 export const defaultDomainConfig = (): DomainConfig => ({
@@ -39,7 +45,8 @@ const list = (value: string | undefined) =>
 
 /**
  * The domain settings of `serve`: `SITEWRIGHT_DNS_SERVERS` (comma-separated `host[:port]`),
- * `SITEWRIGHT_DOMAIN_CNAME`, `SITEWRIGHT_DOMAIN_IPV4`, `SITEWRIGHT_DOMAIN_IPV6` (comma-separated addresses).
+ * `SITEWRIGHT_DOMAIN_CNAME`, `SITEWRIGHT_DOMAIN_IPV4`, `SITEWRIGHT_DOMAIN_IPV6` (comma-separated addresses),
+ * `SITEWRIGHT_CADDY_STORAGE` (an absolute folder).
  * Returns the first problem as a message instead of a config when a value is malformed.
  */
 export function domainConfigFromEnv(env: NodeJS.ProcessEnv): DomainConfig | string {
@@ -50,11 +57,15 @@ export function domainConfigFromEnv(env: NodeJS.ProcessEnv): DomainConfig | stri
   if (bad4) return `SITEWRIGHT_DOMAIN_IPV4: '${bad4}' is not an IPv4 address.`;
   const bad6 = ipv6.find((a) => !isIPv6(a));
   if (bad6) return `SITEWRIGHT_DOMAIN_IPV6: '${bad6}' is not an IPv6 address.`;
+  const storage = env.SITEWRIGHT_CADDY_STORAGE;
+  if (storage && !isAbsolute(storage))
+    return `SITEWRIGHT_CADDY_STORAGE: '${storage}' is not an absolute folder (Caddy's file_system storage).`;
   return {
     ...config,
     ipv4,
     ipv6,
     dnsServers: list(env.SITEWRIGHT_DNS_SERVERS),
     ...(env.SITEWRIGHT_DOMAIN_CNAME ? { cnameTarget: env.SITEWRIGHT_DOMAIN_CNAME.toLowerCase() } : {}),
+    ...(storage ? { caddyStorage: storage } : {}),
   };
 }
