@@ -12,7 +12,11 @@ type Text = { where: string; text: string };
 
 const root = join(import.meta.dirname, "..", "..");
 const ids: ReadonlySet<string> = new Set(tools.map((tool) => tool.operationId));
-const mcpNames = new Set([...tools.map((tool) => tool.mcpName), ...discoveryNames]);
+/** Names an agent can call over MCP: a tool kept off MCP (billing, accounts) is no next step there. */
+const mcpNames = new Set([
+  ...tools.filter((tool) => tool.mcp).map((tool) => tool.mcpName),
+  ...discoveryNames,
+]);
 const prefixes = [...new Set(tools.map((tool) => tool.operationId.replace(/\..*/, "")))];
 const snakePrefixes = prefixes.map((p) => p.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 /** `group.name`, `group.sub.name` with a registered group prefix; a trailing `(` is page code (`cms.list("blog")`). */

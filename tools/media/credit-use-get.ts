@@ -19,7 +19,7 @@ export default defineTool({
   group: mediaGroup,
   title: "Get AI credit use by generation",
   description:
-    "Returns what the organization's image generations spent in AI credits: totals for the current monthly credit period (generations, images, credits, and how many came from the allowance, support grants and the prepaid balance) and the most recent generations, newest first, each with its time, website, prompt excerpt, images and credits. billing_state_get shows what is left.",
+    "Returns what the organization's image generations spent in AI credits: totals for the current monthly credit period (generations, images, credits, and how many came from the allowance, support grants and the prepaid balance) and the most recent generations, newest first, each with its time, website, prompt excerpt, images and credits. What is left shows on the billing page of the dashboard (organization owner).",
   input: z
     .object({
       organizationId: fields.organizationId(),

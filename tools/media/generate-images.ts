@@ -15,7 +15,7 @@ export default defineTool({
   operationId: "media.generateImages",
   group: mediaGroup,
   title: "Generate images",
-  description: `Generates images for the website from a prompt and optional reference images (assets of this website, as style or subject references) and stores each as an asset in the "generated" folder, with its prompt, references, provider and model recorded. Each image costs ${CREDITS_PER_IMAGE} AI credit (billing_state_get shows what is left). Check \`placeholder\`: without a configured image model the offline provider returns honest placeholders that show the references and the prompt, not real images. Next: assets_update to set alt text, then use the asset URLs in the site.`,
+  description: `Generates images for the website from a prompt and optional reference images (assets of this website, as style or subject references) and stores each as an asset in the "generated" folder, with its prompt, references, provider and model recorded. Each image costs ${CREDITS_PER_IMAGE} AI credit (what is left shows on the billing page of the dashboard, for the organization owner). Check \`placeholder\`: without a configured image model the offline provider returns honest placeholders that show the references and the prompt, not real images. Next: assets_update to set alt text, then use the asset URLs in the site.`,
   input: z
     .object({
       websiteId: fields.websiteId(),
