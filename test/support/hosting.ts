@@ -1,15 +1,19 @@
 import { request as httpRequest } from "node:http";
-import type { DeploymentOutputRecord } from "../../src/db/stores/deployments.ts";
 import { buildSite } from "../../src/framework/index.ts";
 import type { BuildResult } from "../../src/framework/types.ts";
-import { newId } from "../../src/kernel/ids.ts";
 import type { Platform } from "../../src/kernel/platform.ts";
-import { formsOfBuild } from "../../src/services/publishing/deployments.ts";
+import type { Principal } from "../../src/kernel/principal.ts";
+import {
+  commitDeployment,
+  type PreparedDeployment,
+  storeBuild,
+} from "../../src/services/publishing/deployments.ts";
 import type { MatrixContext } from "./matrix.ts";
 
 /**
- * Publishes a build the way the publishing service will: every page and asset into the blob store, then one
- * transaction that inserts the deployment, its outputs and points the website at it. Returns the deployment id.
+ * Publishes a build the way the publishing service does (its `storeBuild` and `commitDeployment`): pages, assets
+ * and server function bundles into the blob store, then one transaction that inserts the deployment (reusing a
+ * ready one of the same source) and, unless `publish` is false, points the website at it. Returns its id.
  */
 export async function publishBuild(
   platform: Platform,
@@ -17,38 +21,20 @@ export async function publishBuild(
   result: BuildResult,
   options: { createdById?: string; publish?: boolean } = {},
 ): Promise<string> {
-  const outputs: DeploymentOutputRecord[] = [];
-  for (const page of result.pages) {
-    const body = Buffer.from(page.html);
-    const sha256 = await platform.blobs.put(body);
-    outputs.push({ path: page.path, sha256, contentType: "text/html; charset=utf-8", size: body.byteLength });
-  }
-  for (const asset of result.assets) {
-    const sha256 = await platform.blobs.put(asset.body);
-    outputs.push({ path: asset.path, sha256, contentType: asset.contentType, size: asset.body.byteLength });
-  }
-  const id = newId();
-  const now = Date.now();
-  await platform.db.transaction(async (s) => {
-    await s.deployments.insert(
-      {
-        id,
-        websiteId,
-        status: "ready",
-        sourceHash: result.sourceHash,
-        createdAt: now,
-        createdByType: "api_key",
-        createdById: options.createdById ?? "test",
-        pages: result.pages.map((p) => p.route),
-        error: null,
-      },
-      [],
-    );
-    await s.deployments.insertOutputs(id, outputs);
-    await s.forms.insertDeploymentForms(id, formsOfBuild(result));
-    if (options.publish !== false) await s.deployments.setPublished(websiteId, id, now);
+  const build = await storeBuild(platform, result);
+  const id = options.createdById ?? "test";
+  const principal: Principal = { type: "api_key", id, label: id, grants: [], bucketKey: id };
+  const committed = await platform.db.transaction(async (s) => {
+    const prepared: PreparedDeployment = {
+      websiteId,
+      sourceHash: result.sourceHash,
+      files: [],
+      publishedIdAtRead: await s.deployments.publishedId(websiteId),
+      build,
+    };
+    return commitDeployment(s, prepared, principal, Date.now(), { publish: options.publish !== false });
   });
-  return id;
+  return committed.deployment.id;
 }
 
 /** Builds `files` in publish mode and publishes the result. */
@@ -84,13 +70,19 @@ export interface RawResponse {
 
 /**
  * One request over a real socket with any Host header and the path sent byte for byte (fetch would rewrite
- * both: it normalizes `/../` and refuses to set Host).
+ * both: it normalizes `/../` and refuses to set Host). `onSent` runs once the whole request is written to the
+ * connected socket (the server has it), before the answer comes.
  */
 export function rawRequest(
   port: number,
   host: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: Uint8Array | string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: Uint8Array | string;
+    onSent?: () => void;
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -116,6 +108,7 @@ export function rawRequest(
       },
     );
     req.on("error", reject);
+    if (options.onSent) req.once("finish", options.onSent);
     req.end(options.body);
   });
 }

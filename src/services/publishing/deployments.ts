@@ -68,9 +68,9 @@ export interface PreparedDeployment {
 const encoder = new TextEncoder();
 
 /**
- * Builds `files` (in the build sandbox's queue of `organizationId`) and puts every page, asset and server function
- * bundle (`{js, map}` JSON, see `functionBundleBlob`) into the blob store. A build failure is the framework's `validation` error (details: `{file, line, column, message}` per
- * source error) with a suggestion naming the operations that fix it.
+ * Builds `files` (in the build sandbox's queue of `organizationId`) and stores the result (see `storeBuild`). A
+ * build failure is the framework's `validation` error (details: `{file, line, column, message}` per source error)
+ * with a suggestion naming the operations that fix it.
  */
 export async function buildAndStore(
   platform: Platform,
@@ -78,8 +78,15 @@ export async function buildAndStore(
   files: ReadonlyMap<string, string>,
   cms: CmsSnapshot = {},
 ): Promise<StoredBuild> {
+  return storeBuild(platform, await build(platform, organizationId, files, cms));
+}
+
+/**
+ * Puts every page, asset and server function bundle (`{js, map}` JSON, see `functionBundleBlob`) of a build into
+ * the blob store, returning the output and function records a deployment lists.
+ */
+export async function storeBuild(platform: Platform, result: BuildResult): Promise<StoredBuild> {
   const { blobs } = platform;
-  const result = await build(platform, organizationId, files, cms);
   const items = [
     ...result.pages.map((page) => ({
       path: page.path,
