@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Database } from "../db/database.ts";
 import { onSandboxJob, sandboxPoolStats } from "../framework/sandbox/pool.ts";
+import { requestSeries } from "./request-metrics.ts";
 
 /** The platform's Prometheus metrics (see docs/operations.md for every name and label). */
 export interface Metrics {
@@ -63,19 +64,7 @@ function processMetrics(): Registry {
 export function createMetrics(db: Database): Metrics {
   const shared = processMetrics();
   const registry = new Registry();
-  const requests = new Counter({
-    name: "sitewright_http_requests_total",
-    help: "Answered HTTP requests by operation and status.",
-    labelNames: ["operation", "status"],
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: "sitewright_http_request_duration_seconds",
-    help: "Time from a request's arrival to its response's end, by operation and status.",
-    labelNames: ["operation", "status"],
-    buckets: SECONDS,
-    registers: [registry],
-  });
+  const requests = requestSeries(SECONDS);
   const rejections = new Counter({
     name: "sitewright_rate_limit_rejections_total",
     help: "Requests refused by a rate limit, by bucket (standard, expensive, auth_failures).",
@@ -105,15 +94,11 @@ export function createMetrics(db: Database): Metrics {
     },
   });
   return {
-    request(operation, status, seconds) {
-      const labels = { operation, status: String(status) };
-      requests.inc(labels);
-      latency.observe(labels, seconds);
-    },
+    request: requests.record,
     rateLimited: (bucket) => rejections.inc({ bucket }),
     publishBuild: () => publishBuilds.inc(),
     functionBundled: (source) => functionBundles.inc({ source }),
     contentType: registry.contentType,
-    render: () => Registry.merge([shared, registry]).metrics(),
+    render: async () => `${await Registry.merge([shared, registry]).metrics()}\n${requests.render()}`,
   };
 }

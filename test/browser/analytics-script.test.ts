@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)("the analytics script in Chromium", () => {
     served = await servePlatform();
     ({ t, server } = served);
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await served?.close();
