@@ -8,8 +8,15 @@ import { defineConfig } from "vitest/config";
  */
 const project = (name: string) => ({
   extends: true as const,
-  test: { name, include: [`test/${name}/**/*.test.ts`] },
+  test: { name, include: [`test/${name}/**/*.test.ts`], ...(SLOW.includes(name) ? SLOW_LIMITS : {}) },
 });
+
+/**
+ * Tests that launch Chromium or spawn processes take seconds on a quiet machine and 5–8 times as long on a loaded
+ * CI machine: their limits leave room for that (a test may still set its own, longer limit).
+ */
+const SLOW = ["browser", "e2e"];
+const SLOW_LIMITS = { testTimeout: 180_000, hookTimeout: 180_000 };
 
 export default defineConfig({
   test: {

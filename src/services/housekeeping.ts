@@ -5,6 +5,7 @@ import { kickMailQueue } from "../mail/queue.ts";
 import { purgeAnalytics, rollUpAnalytics } from "./analytics/housekeeping.ts";
 import { backfillRichTextHtml } from "./cms/stored-html.ts";
 import { recheckDomains } from "./domains/recheck.ts";
+import { releaseExpiredAiCredits } from "./media/credits.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -44,13 +45,15 @@ export interface HousekeepingReport extends PurgeCounts {
   functionRuns: number;
   /** CMS items whose richText HTML was rendered and stored (rows written before it was stored). */
   richTextBackfilled: number;
+  /** AI credit reservations past their expiry (a crash between reserve and settle) given back. */
+  aiCreditReservations: number;
 }
 
 /**
  * Deletes what has outlived its purpose: expired sessions, idempotency records, used reset links, old OAuth codes
  * and tokens, old outbox mail, source texts and blobs nothing references, temporary blob files crashes left
  * behind, expired slug redirects, server function runs past FUNCTION_RUN_RETENTION_MS and raw analytics events past their retention (once rolled up); rolls up analytics
- * hours, re-verifies custom domains due for it and stores the richText HTML of CMS items that have none yet
+ * hours, re-verifies custom domains due for it, releases expired AI credit reservations and stores the richText HTML of CMS items that have none yet
  * (backfillRichTextHtml). Idempotent and safe on every node at once.
  */
 export async function runHousekeeping(platform: Platform, now = Date.now()): Promise<HousekeepingReport> {
@@ -78,6 +81,7 @@ export async function runHousekeeping(platform: Platform, now = Date.now()): Pro
     analyticsEventsPurged,
     functionRuns,
     richTextBackfilled: await backfillRichTextHtml(platform.db),
+    aiCreditReservations: await releaseExpiredAiCredits(platform.db, now),
   };
 }
 

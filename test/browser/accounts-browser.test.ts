@@ -14,7 +14,7 @@ describe.skipIf(!hasChromium)("accounts in headless Chromium", () => {
     t = await createTestPlatform("sqlite");
     server = await listen(t.app, 0);
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
@@ -70,5 +70,5 @@ describe.skipIf(!hasChromium)("accounts in headless Chromium", () => {
     await page.fill("input[name=password]", password);
     await Promise.all([page.waitForURL(`${origin}${websites}`), page.click("button[type=submit]")]);
     await context.close();
-  }, 60_000);
+  });
 });

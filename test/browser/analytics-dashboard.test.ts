@@ -46,7 +46,7 @@ describe.skipIf(!hasChromium)("the website's analytics section in headless Chrom
     hit(today - 100_000, "203.0.113.3", "/", PHONE, null);
     hit(now - 2 * DAY, "203.0.113.4", "/", PHONE, null);
     await d.t.platform.analytics.flush();
-  }, 60_000);
+  });
   afterAll(() => d?.close());
 
   it("without analytics_view the section says so and names the billing operation", async () => {
@@ -56,7 +56,7 @@ describe.skipIf(!hasChromium)("the website's analytics section in headless Chrom
     expect(alert).toContain("analytics_view");
     expect(alert).toMatch(/billing\./);
     await context.close();
-  }, 60_000);
+  });
 
   it("draws the chart and the top lists for the chosen period, at desktop and phone widths", async () => {
     await d.t.platform.db.transaction((s) =>
@@ -119,7 +119,7 @@ describe.skipIf(!hasChromium)("the website's analytics section in headless Chrom
     expect(await phone.page.locator('svg[data-testid="chart"]').isVisible()).toBe(true);
     expect(await phone.page.locator('[data-testid="top-page"]').isVisible()).toBe(true);
     await phone.context.close();
-  }, 60_000);
+  });
 
   it("counts days in the website's time zone and says which zone", async () => {
     const websiteId = websitePath.split("/").pop()!;
@@ -136,5 +136,5 @@ describe.skipIf(!hasChromium)("the website's analytics section in headless Chrom
     expect(views).toHaveLength(7);
     expect(views.reduce((a, b) => a + b, 0)).toBe(7);
     await context.close();
-  }, 60_000);
+  });
 });

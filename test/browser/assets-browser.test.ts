@@ -14,7 +14,7 @@ describe.skipIf(!hasChromium)("assets in headless Chromium", () => {
   beforeAll(async () => {
     served = await servePlatform();
     ({ t, server } = served);
-  }, 60_000);
+  });
   afterAll(() => served?.close());
 
   const upload = async (websiteId: string, bytes: Buffer, query: string) => {

@@ -25,7 +25,7 @@ describe.skipIf(!hasChromium)("the website's assets section in headless Chromium
     });
     websiteId = website.id;
     websitePath = `${d.app}/orgs/${owner.organizationId}/websites/${website.id}`;
-  }, 60_000);
+  });
   afterAll(async () => {
     await d?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -92,7 +92,7 @@ describe.skipIf(!hasChromium)("the website's assets section in headless Chromium
     await page.waitForSelector("text=No assets");
     expect((await d.t.callAsUser(ownerId, "assets.list", { websiteId, limit: 10 })).items).toHaveLength(0);
     await context.close();
-  }, 90_000);
+  });
 
   for (const viewport of [
     { width: 1280, height: 900 },
@@ -116,6 +116,6 @@ describe.skipIf(!hasChromium)("the website's assets section in headless Chromium
       await page.locator('[data-testid="asset"]').first().click();
       expect(await overflows(page)).toBe(false);
       await context.close();
-    }, 60_000);
+    });
   }
 });

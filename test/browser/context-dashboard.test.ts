@@ -31,7 +31,7 @@ for (const dialect of dialects) {
         });
         websiteId = website.id;
         websitePath = `${d.app}/orgs/${owner.organizationId}/websites/${website.id}`;
-      }, 60_000);
+      });
       afterAll(async () => {
         await d?.close();
         rmSync(dir, { recursive: true, force: true });
@@ -122,7 +122,7 @@ for (const dialect of dialects) {
         ]);
         expect((await documents()).map((doc) => doc.name).sort()).toEqual(["brief.pdf", "cafe-notes.md"]);
         await context.close();
-      }, 120_000);
+      });
 
       it("another organization's user gets 404 and sees nothing of the documents", async () => {
         await d.t.callAsUser(ownerId, "context.upload", {
@@ -136,7 +136,7 @@ for (const dialect of dialects) {
         expect(response?.status()).toBe(404);
         expect(await outsider.page.content()).not.toContain("secret-plan.md");
         await outsider.context.close();
-      }, 60_000);
+      });
 
       for (const viewport of [
         { width: 1280, height: 900 },
@@ -160,7 +160,7 @@ for (const dialect of dialects) {
           expect(await page.locator('[data-testid="rename-form"]').isVisible()).toBe(true);
           expect(await overflows(page)).toBe(false);
           await context.close();
-        }, 60_000);
+        });
       }
     },
   );

@@ -45,7 +45,7 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     t = await createTestPlatform("sqlite", { config: { appUrl: app, baseUrl: `${app}/v1` } });
     server = await listen(t.app, port);
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
@@ -152,5 +152,5 @@ describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
     expect(api.status).toBe(401);
     await memberContext.close();
     await owner.close();
-  }, 60_000);
+  });
 });

@@ -26,7 +26,7 @@ describe.skipIf(!hasChromium)("the website's domains section in headless Chromiu
     served = await servePlatform({ domains: { ...defaultDomainConfig(), dnsServers: [dns.address] } });
     ({ t, app } = served);
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await served?.close();
@@ -116,5 +116,5 @@ describe.skipIf(!hasChromium)("the website's domains section in headless Chromiu
     await submit(page, '[data-hostname="dora-bakery.example"] button:has-text("Remove")', "Domain removed.");
     await page.waitForSelector("text=No custom domains");
     await context.close();
-  }, 60_000);
+  });
 });

@@ -12,7 +12,7 @@ describe.skipIf(!hasChromium)("hosted forms in headless Chromium", () => {
   beforeAll(async () => {
     served = await servePlatform();
     ({ t, server } = served);
-  }, 60_000);
+  });
   afterAll(() => served?.close());
 
   it("a visitor fills the starter's contact form, is redirected to the thank-you page, and the submission is new", async () => {
@@ -53,5 +53,5 @@ describe.skipIf(!hasChromium)("hosted forms in headless Chromium", () => {
     } finally {
       await browser.close();
     }
-  }, 120_000);
+  });
 });

@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)("the website's forms section in headless Chromium"
         createdAt: Date.now(),
       }),
     );
-  }, 60_000);
+  });
   afterAll(() => d?.close());
 
   it("a visitor's submission shows on the dashboard; it is opened, triaged in bulk, exported and the form configured", async () => {
@@ -117,7 +117,7 @@ describe.skipIf(!hasChromium)("the website's forms section in headless Chromium"
     await submitAndSee(page, 'button:has-text("Delete")', "Submissions deleted.");
     await page.waitForSelector("text=No submissions");
     await context.close();
-  }, 90_000);
+  });
 
   it("a content editor sees the form settings read-only and no recipient controls", async () => {
     const { context, page } = await d.signIn("cora@example.test");
@@ -129,7 +129,7 @@ describe.skipIf(!hasChromium)("the website's forms section in headless Chromium"
     expect(await page.locator('button:has-text("Save settings")').count()).toBe(0);
     expect(await page.locator('input[name="successUrl"]').isDisabled()).toBe(true);
     await context.close();
-  }, 60_000);
+  });
 
   for (const viewport of [
     { width: 1280, height: 900 },
@@ -142,6 +142,6 @@ describe.skipIf(!hasChromium)("the website's forms section in headless Chromium"
       for (const selector of ['select[name="state"]', '[data-testid="export-csv"]', 'input[name="email"]'])
         expect(await page.locator(selector).first().isVisible(), selector).toBe(true);
       await context.close();
-    }, 60_000);
+    });
   }
 });

@@ -38,7 +38,7 @@ describe.skipIf(!hasChromium)("the website's functions and secrets sections in h
       ],
     });
     websitePath = `${d.app}/orgs/${owner.organizationId}/websites/${website.id}`;
-  }, 60_000);
+  });
   afterAll(async () => {
     await d?.close();
     await closeFunctionPool();
@@ -128,7 +128,7 @@ describe.skipIf(!hasChromium)("the website's functions and secrets sections in h
     await page.waitForSelector("text=No secrets");
     expect((await d.t.callAsUser(ownerId, "secrets.list", { websiteId })).items).toEqual([]);
     await context.close();
-  }, 120_000);
+  });
 
   it("a content editor sees runs and secret names but no set or delete; another organization gets 404", async () => {
     await d.t.callAsUser(ownerId, "secrets.set", { websiteId, name: "MAILER_KEY", value: SECRET });
@@ -160,7 +160,7 @@ describe.skipIf(!hasChromium)("the website's functions and secrets sections in h
     expect(response?.status()).toBe(404);
     expect(await outsider.page.content()).not.toContain("MAILER_KEY");
     await outsider.context.close();
-  }, 60_000);
+  });
 
   it("both sections fit a 390 px window", async () => {
     const { context, page } = await d.signIn("ivy@example.test", { width: 390, height: 844 });
@@ -169,5 +169,5 @@ describe.skipIf(!hasChromium)("the website's functions and secrets sections in h
       expect(await overflows(page), section).toBe(false);
     }
     await context.close();
-  }, 60_000);
+  });
 });

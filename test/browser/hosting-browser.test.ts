@@ -20,7 +20,7 @@ describe.skipIf(!hasChromium)("hosting in headless Chromium", () => {
     // SITEWRIGHT_SCREENSHOT_DIR keeps the screenshots (to look at them); otherwise a temp folder is removed.
     dir =
       process.env.SITEWRIGHT_SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), "sitewright-hosting-chromium-"));
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.close();
     await t?.close();
@@ -113,5 +113,5 @@ describe.skipIf(!hasChromium)("hosting in headless Chromium", () => {
     } finally {
       await browser.close();
     }
-  }, 120_000);
+  });
 });

@@ -33,7 +33,7 @@ describe.skipIf(!hasChromium)("Markdown links in headless Chromium", () => {
   beforeAll(async () => {
     served = await servePlatform();
     ({ t, server } = served);
-  }, 60_000);
+  });
   afterAll(() => served?.close());
 
   it("publishes richText and a .md page with script URLs, and nothing runs: only safe hrefs are kept", async () => {

@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)("MCP endpoint called by a page on another origin, 
     foreign = await pageServer();
     s.t.platform.config.allowedOrigins = [allowed.origin];
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     allowed?.server.close();

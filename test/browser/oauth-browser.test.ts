@@ -30,7 +30,7 @@ describe.skipIf(!hasChromium)("OAuth sign-in and consent in headless Chromium", 
   let s: OAuthServer;
   beforeAll(async () => {
     s = await startOAuthServer("sqlite");
-  }, 60_000);
+  });
   afterAll(() => s?.close());
 
   it("a new user signs in, consents to one website read-only, and the official client lists and calls tools", async () => {
@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)("OAuth sign-in and consent in headless Chromium", 
     const listed = resultJson(await client.callTool({ name: "websites_list", arguments: {} }));
     expect(listed.items.map((w: { name: string }) => w.name)).toEqual(["Ada's Blog"]);
     await client.close();
-  }, 60_000);
+  });
 
   async function connect(provider: MemoryOAuthProvider) {
     const client = new Client({ name: "browser-flow", version: "1.0.0" });

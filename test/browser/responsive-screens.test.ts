@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium)("dashboard and consent screens at desktop and mobi
     }))
       url.searchParams.set(name, value);
     authorizeUrl = url.href;
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
@@ -184,7 +184,7 @@ describe.skipIf(!hasChromium)("dashboard and consent screens at desktop and mobi
       await page.goto(`${websitePage}/source/file?path=${encodeURIComponent("pages/index.tsx")}`);
       await check(page, `${name}-website-source-file`, ['[data-testid="source-content"]']);
       await context.close();
-    }, 60_000);
+    });
 
     it(`the consent page fits a ${width} px window, names the client and the loopback host once, and shows website boxes only for "Only the websites I check" (${name})`, async () => {
       const { context, page } = await signedInContext(width, height);
@@ -214,7 +214,7 @@ describe.skipIf(!hasChromium)("dashboard and consent screens at desktop and mobi
       expect(await overflows(page)).toBe(false);
       await page.screenshot({ path: join(dir, `${name}-consent-some-websites.png`), fullPage: true });
       await context.close();
-    }, 60_000);
+    });
   }
 
   it("without JavaScript, the consent hides website boxes under All websites and grants all websites when it is chosen", async () => {
@@ -236,5 +236,5 @@ describe.skipIf(!hasChromium)("dashboard and consent screens at desktop and mobi
     const [connected] = await listConnectedClients(t.platform, userId);
     expect(connected).toMatchObject({ clientName: CLIENT_NAME, websites: null });
     await context.close();
-  }, 60_000);
+  });
 });

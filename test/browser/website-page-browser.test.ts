@@ -42,7 +42,7 @@ describe.skipIf(!hasChromium)("the website page in headless Chromium", () => {
     t = await createTestPlatform("sqlite", { config: { appUrl: app, baseUrl: `${app}/v1` } });
     server = await listen(t.app, port);
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
@@ -138,7 +138,7 @@ describe.skipIf(!hasChromium)("the website page in headless Chromium", () => {
     await liveBlog.reload();
     expect(await liveBlog.textContent("main")).not.toContain("Grand opening");
     await context.close();
-  }, 90_000);
+  });
 
   it("sends a signed-in user from the preview host's 401 page through sign-in to the preview", async () => {
     const user = await signUp(t.platform, { email: "pia@example.test", password: PASSWORD, name: "Pia" });
@@ -162,5 +162,5 @@ describe.skipIf(!hasChromium)("the website page in headless Chromium", () => {
     expect(await page.locator("main").count()).toBe(1);
     expect(await page.textContent("body")).not.toContain("Sign in to preview");
     await context.close();
-  }, 60_000);
+  });
 });

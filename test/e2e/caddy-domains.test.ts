@@ -112,6 +112,7 @@ it("gets a certificate for a verified custom domain from Caddy on demand, and no
     websiteId: website.id,
     hostname: "caddy-pending.example.com",
   });
+  expect(added.certificate).toMatchObject({ state: "unknown", issuer: null, notAfter: null });
   dns.set(added.records[0]!.name, "TXT", [added.records[0]!.value]);
   expect((await t.call("domains.verify", { websiteId: website.id, domainId: added.id })).status).toBe(
     "verified",
@@ -154,4 +155,19 @@ it("gets a certificate for a verified custom domain from Caddy on demand, and no
   expect(issued).toMatchObject({ state: "issued", issuer: expect.stringMatching(/Caddy Local Authority/) });
   expect(Date.parse(issued.notAfter!)).toBeGreaterThan(Date.now());
   expect(await certificateOf(pending.id)).toMatchObject({ state: "pending" });
+  // Every domain object carries the same state: the list, a verification, a new primary and a new domain.
+  const listed = await t.call("domains.list", { websiteId: website.id });
+  expect(listed.items.map((d) => [d.hostname, d.certificate.state])).toEqual([
+    [added.hostname, "issued"],
+    [pending.hostname, "pending"],
+  ]);
+  expect(listed.items[0]!.certificate).toEqual(issued);
+  const ids = { websiteId: website.id, domainId: added.id };
+  expect((await t.call("domains.verify", ids)).certificate).toEqual(issued);
+  expect((await t.call("domains.setPrimary", ids)).certificate).toEqual(issued);
+  const fresh = await t.call("domains.add", { websiteId: website.id, hostname: "caddy-new.example.com" });
+  expect(fresh.certificate).toMatchObject({
+    state: "pending",
+    message: expect.stringMatching(/once the domain is verified/),
+  });
 }, 60_000);

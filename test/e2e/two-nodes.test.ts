@@ -2,9 +2,9 @@
 // one shared blob folder, as an operator runs them behind a proxy.
 //
 // The drain protocol this test holds the nodes to (docs/operations.md): the test plays the proxy. It sends load
-// to every node in rotation and polls each node's /readyz every 50 ms; a node whose /readyz answers anything but
+// to every node in rotation and polls the nodes' /readyz every 50 ms; a node whose /readyz answers anything but
 // 200 (or cannot be reached) leaves the rotation. On SIGTERM a node answers /readyz with 503 at once, keeps serving
-// for SITEWRIGHT_DRAIN_DELAY_MS, then refuses new connections and finishes the requests it accepted (a publish's
+// for SITEWRIGHT_DRAIN_DELAY_MS (longer than a health check takes on a loaded machine), then refuses new connections and finishes the requests it accepted (a publish's
 // build included). So every request of the load, to either node, must get its 2xx answer: none refused, none
 // cut, and every acknowledged write is in the database afterwards.
 
@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fsBlobStore } from "../../src/blobs/index.ts";
 import { createPlatform } from "../../src/platform.ts";
 import { runHousekeeping } from "../../src/services/housekeeping.ts";
@@ -68,7 +68,7 @@ describe.skipIf(!pg.available)(
           ...extra,
         },
         ready: /Sitewright serving .* on port \d+/,
-        timeoutMs: 90_000,
+        timeoutMs: 120_000, // a few seconds idle; 5–8 times that on a loaded CI machine
       });
       const port = Number(/on port (\d+)/.exec(started.output())![1]);
       return { process: started, port, origin: `http://127.0.0.1:${port}`, cwd };
@@ -95,13 +95,16 @@ describe.skipIf(!pg.available)(
         env: { ...process.env, DATABASE_URL: database.url, SITEWRIGHT_BLOB_ROOT: blobRoot },
       });
       adminKey = JSON.parse(created.stdout).plaintextKey;
-      [a, b] = await Promise.all([start("a", { SITEWRIGHT_DRAIN_DELAY_MS: "300" }), start("b")]);
+      [a, b] = await Promise.all([
+        start("a", { SITEWRIGHT_DRAIN_DELAY_MS: "1500", SITEWRIGHT_SHUTDOWN_TIMEOUT_MS: "120000" }),
+        start("b"),
+      ]);
       for (const node of [a, b]) {
         const ready = await fetch(`${node.origin}/readyz`);
         expect(ready.status).toBe(200);
       }
       organizationId = (await api(a, "GET", "/organizations")).body.items[0].id;
-    });
+    }, 240_000);
     afterAll(async () => {
       await Promise.all([a?.process.stop(), b?.process.stop()]);
       await database?.dispose();
@@ -201,11 +204,14 @@ describe.skipIf(!pg.available)(
       let checking = true;
       const checker = (async () => {
         while (checking) {
-          for (const node of [a, b]) {
-            const ready = await fetch(`${node.origin}/readyz`).catch(() => undefined);
-            if (ready?.status !== 200) inRotation.set(node, false);
-            await ready?.arrayBuffer();
-          }
+          // Each node on its own, as a proxy checks them: a slow answer from one never delays noticing the other.
+          await Promise.all(
+            [a, b].map(async (node) => {
+              const ready = await fetch(`${node.origin}/readyz`).catch(() => undefined);
+              if (ready?.status !== 200) inRotation.set(node, false);
+              await ready?.arrayBuffer();
+            }),
+          );
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       })();
@@ -247,18 +253,32 @@ describe.skipIf(!pg.available)(
         }
       };
       const load = Promise.all(Array.from({ length: 4 }, (_, n) => worker(n)));
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const servedBy = (label: string) => outcomes.filter((outcome) => outcome.node === label).length;
+      // Conditions, not sleeps: however slow the machine, both nodes carry load before the stop, the publish has
+      // reached the stopping node, and load goes on to the other node after the stop.
+      const until = (condition: () => boolean) =>
+        vi.waitFor(() => expect(condition()).toBe(true), { timeout: 120_000, interval: 20 });
+      await until(() => servedBy("a") > 10 && servedBy("b") > 10);
       // A publish (a build of a few seconds) in flight on the stopping node when it stops accepting.
       const edited = (await api(a, "POST", "/websites", { organizationId, name: "In flight" })).body;
-      const publishing = api(a, "POST", "/websiteSourceCode/head/publish", { websiteId: edited.id });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      let sent = false;
+      const publishing = rawRequest(a.port, `127.0.0.1:${a.port}`, "/v1/websiteSourceCode/head/publish", {
+        method: "POST",
+        headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ websiteId: edited.id }),
+        onSent: () => {
+          sent = true;
+        },
+      });
+      await until(() => sent);
       const exited = new Promise<number | null>((resolve) =>
         a.process.child.once("exit", (code) => resolve(code)),
       );
       a.process.child.kill("SIGTERM");
       const code = await exited;
       const publish = await publishing;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const servedByBAtExit = servedBy("b");
+      await until(() => servedBy("b") >= servedByBAtExit + 20);
       loading = false;
       await load;
       checking = false;
@@ -269,8 +289,8 @@ describe.skipIf(!pg.available)(
       expect(inRotation.get(a)).toBe(false);
       const failed = outcomes.filter((outcome) => outcome.status !== 200);
       expect(failed).toStrictEqual([]);
-      expect(outcomes.filter((outcome) => outcome.node === "a").length).toBeGreaterThan(10);
-      expect(outcomes.filter((outcome) => outcome.node === "b").length).toBeGreaterThan(10);
+      expect(servedBy("a")).toBeGreaterThan(10);
+      expect(servedBy("b")).toBeGreaterThan(servedByBAtExit);
       const stored = await rawQuery("pg", database.url, "SELECT name FROM api_keys WHERE name LIKE 'load-%'");
       const names = new Set(stored.map((row) => row.name));
       for (const name of acknowledged) expect(names).toContain(name);

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { describeStores, rawQuery, seedOrganization } from "./fixtures.ts";
 
 // PostgreSQL only: SQLite has no server connection to lose.
@@ -23,7 +22,9 @@ describeStores(
           [database],
         );
         expect(terminated.length).toBeGreaterThan(0);
-        await sleep(200); // let the FATAL messages reach the idle clients
+        // Wait until the FATAL messages reached the idle clients and the pool dropped every one of them (a fixed
+        // sleep raced this on a loaded machine); only then is the next query sure to need a new connection.
+        await vi.waitFor(() => expect(ctx.db.poolStats!().total).toBe(0), { timeout: 30_000, interval: 20 });
         expect(await ctx.db.read((s) => s.organizations.get(org.id))).toStrictEqual(org);
       } finally {
         process.off("uncaughtException", record);

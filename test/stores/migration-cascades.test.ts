@@ -281,6 +281,7 @@ for (const d of dialects) {
         (name) => !names(before.catalog.indexes).includes(name),
       );
       expect(added.sort()).toStrictEqual([
+        "cms_items_filter_idx",
         "cms_items_website_idx",
         "deployment_outputs_sha256_idx",
         "mail_outbox_due_idx",

@@ -70,13 +70,19 @@ export interface RawResponse {
 
 /**
  * One request over a real socket with any Host header and the path sent byte for byte (fetch would rewrite
- * both: it normalizes `/../` and refuses to set Host).
+ * both: it normalizes `/../` and refuses to set Host). `onSent` runs once the whole request is written to the
+ * connected socket (the server has it), before the answer comes.
  */
 export function rawRequest(
   port: number,
   host: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: Uint8Array | string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: Uint8Array | string;
+    onSent?: () => void;
+  } = {},
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -102,6 +108,7 @@ export function rawRequest(
       },
     );
     req.on("error", reject);
+    if (options.onSent) req.once("finish", options.onSent);
     req.end(options.body);
   });
 }

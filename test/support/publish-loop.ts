@@ -14,7 +14,7 @@
 //                                         commit; it stays open COMMIT_HOLD_MS first, as on a slow disk
 //   published <i> <version> <deployment>  committed
 //
-// It stops by itself when its stdin closes (the test went away) or after two minutes.
+// It stops by itself when its stdin closes (the test went away) or after ten minutes.
 
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
 
   const stop = () => process.exit(0);
   process.stdin.on("end", stop).on("close", stop).resume();
-  setTimeout(stop, 120_000).unref();
+  setTimeout(stop, 600_000).unref();
 
   say("ready");
   for (iteration = 0; ; iteration++) {

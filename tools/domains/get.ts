@@ -2,10 +2,9 @@ import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { fields } from "../../src/kernel/schemas.ts";
-import { readCertificateState } from "../../src/services/domains/certificate.ts";
 import { getDomain, ownerOf, projectDomain } from "../../src/services/domains/domains.ts";
 import { domainsGroup } from "./group.ts";
-import { certificate, domain, domainId } from "./schemas.ts";
+import { domain, domainId } from "./schemas.ts";
 
 export default defineTool({
   operationId: "domains.get",
@@ -14,16 +13,13 @@ export default defineTool({
   description:
     "Returns one custom domain: status, primary, served, the DNS records with what was last found, and the proxy's TLS certificate state. Recheck with domains_verify.",
   input: z.object({ websiteId: fields.websiteId(), domainId: domainId() }).strict(),
-  output: domain.extend({ certificate }),
+  output: domain,
   access: "content_editor",
   annotations: presets.read,
   scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/domains/{domainId}" },
   async handler(input, ctx) {
     const record = await getDomain(ctx, input.websiteId, input.domainId);
-    const projected = projectDomain(ctx.platform.config, record, await ownerOf(ctx.stores, record), ctx.now);
-    const { caddyStorage } = ctx.platform.config.domains;
-    const state = await readCertificateState(caddyStorage, record.hostname, projected.served, ctx.now);
-    return { ...projected, certificate: state };
+    return projectDomain(ctx.platform.config, record, await ownerOf(ctx.stores, record), ctx.now);
   },
 });

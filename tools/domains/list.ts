@@ -26,11 +26,12 @@ export default defineTool({
     });
     const all = await ctx.stores.domains.ofWebsite(input.websiteId);
     const ownerOf = (id: string | null) => all.find((d) => d.id === id);
-    return page(
+    const listed = page(
       rows,
       input.limit,
       (row) => row.createdAt,
       (row) => projectDomain(ctx.platform.config, row, ownerOf(row.pairedWithId) ?? row, ctx.now),
     );
+    return { ...listed, items: await Promise.all(listed.items) };
   },
 });

@@ -20,6 +20,20 @@ const record = z.object({
   found: z.array(z.string()).describe("The values the last verification found for this name and type."),
 });
 
+/** The TLS certificate the proxy holds for a domain (part of every domain object). */
+const certificate = z
+  .object({
+    state: z
+      .enum(["issued", "expired", "pending", "unknown"])
+      .describe(
+        "issued: Caddy holds a valid one; expired: renewed at the next HTTPS request; pending: none yet (obtained on demand once served); unknown: not readable (see message).",
+      ),
+    issuer: z.string().nullable(),
+    notAfter: fields.timestamp().nullable(),
+    message: z.string().describe("Why, in a sentence."),
+  })
+  .describe("The TLS certificate the proxy's storage holds for this name.");
+
 export const domain = z.object({
   id: domainId(),
   websiteId: fields.websiteId(),
@@ -50,18 +64,5 @@ export const domain = z.object({
   lastCheckedAt: fields.timestamp().nullable(),
   createdAt: fields.timestamp(),
   updatedAt: fields.timestamp(),
+  certificate,
 });
-
-/** The TLS certificate the proxy holds for a domain (domains.get). */
-export const certificate = z
-  .object({
-    state: z
-      .enum(["issued", "expired", "pending", "unknown"])
-      .describe(
-        "issued: Caddy holds a valid one; expired: renewed at the next HTTPS request; pending: none yet (obtained on demand once served); unknown: not readable (see message).",
-      ),
-    issuer: z.string().nullable(),
-    notAfter: fields.timestamp().nullable(),
-    message: z.string().describe("Why, in a sentence."),
-  })
-  .describe("The TLS certificate the proxy's storage holds for this name.");

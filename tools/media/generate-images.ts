@@ -55,13 +55,15 @@ export default defineTool({
       .slice(0, 1)
       .map((image) => ({ sha256: image.asset.sha256, mimeType: image.asset.contentType })),
   prepare: (input, ctx) => prepareGeneration(ctx, input),
-  abandon: (prepared, ctx) =>
-    releaseAiCredits(ctx.platform.db, prepared.organizationId, ctx.now, prepared.reserved),
+  abandon: async (prepared, ctx) => {
+    await releaseAiCredits(ctx.platform.db, prepared.organizationId, ctx.now, prepared.reservationId);
+  },
   async handler(input, ctx) {
-    const { uploads, provider, model, placeholder, note, credits, reserved, organizationId } = ctx.prepared;
+    const { uploads, provider, model, placeholder, note, credits, reservationId, organizationId } =
+      ctx.prepared;
     await requireWebsite(ctx.stores, input.websiteId);
     await settleAiCredits(ctx.stores, organizationId, ctx.now, {
-      reserved,
+      reservationId,
       spent: credits,
       reason: "media.generateImages",
       websiteId: input.websiteId,

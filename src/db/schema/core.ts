@@ -172,6 +172,26 @@ export function coreTables(c: Columns) {
     (t) => [c.index("credit_grants_org_idx").on(t.organizationId)],
   );
 
+  /**
+   * AI credits held for paid work in flight (an image generation), one row per reservation. The account's
+   * `aiCreditsReserved` is kept equal to the sum of its rows; settling or releasing deletes the row, and
+   * housekeeping releases rows past `expiresAt` (work a crashed process never finished).
+   */
+  const aiCreditReservations = c.table(
+    "ai_credit_reservations",
+    {
+      id: c.text("id").primaryKey(),
+      organizationId: c
+        .text("organization_id")
+        .notNull()
+        .references(() => organizations.id),
+      credits: c.double("credits").notNull(),
+      expiresAt: c.ms("expires_at").notNull(),
+      createdAt: c.ms("created_at").notNull(),
+    },
+    (t) => [c.index("ai_credit_reservations_expiry_idx").on(t.expiresAt)],
+  );
+
   const billingEvents = c.table(
     "billing_events",
     {
@@ -203,6 +223,7 @@ export function coreTables(c: Columns) {
     auditEntries,
     billingAccounts,
     creditGrants,
+    aiCreditReservations,
     billingEvents,
     idempotencyRecords,
   };

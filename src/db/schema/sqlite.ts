@@ -16,6 +16,7 @@ export const {
   auditEntries,
   billingAccounts,
   creditGrants,
+  aiCreditReservations,
   billingEvents,
   idempotencyRecords,
   sessions,

@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gte } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lte } from "drizzle-orm";
 import type { Db, Tables } from "../types.ts";
 
 export type BillingAccountRecord = Tables["billingAccounts"]["$inferSelect"];
 export type CreditGrantRecord = Tables["creditGrants"]["$inferSelect"];
 export type BillingEventRecord = Tables["billingEvents"]["$inferSelect"];
+export type AiCreditReservationRecord = Tables["aiCreditReservations"]["$inferSelect"];
 
 /** Billing accounts (one per organization), support credit grants and the provider's recorded events. */
 export interface BillingStore {
@@ -20,6 +21,12 @@ export interface BillingStore {
   insertGrant(grant: CreditGrantRecord): Promise<void>;
   /** Sets what is left of a support grant (spending AI credits). */
   setGrantRemaining(id: string, remaining: number): Promise<void>;
+  /** Records AI credits held for work in flight (the caller adds them to the account's `aiCreditsReserved`). */
+  insertReservation(reservation: AiCreditReservationRecord): Promise<void>;
+  /** Deletes a reservation and returns it; undefined when it is gone (settled, released or expired already). */
+  takeReservation(id: string): Promise<AiCreditReservationRecord | undefined>;
+  /** Reservations whose `expiresAt` is at or before `now`, oldest expiry first, at most `limit`. */
+  listExpiredReservations(now: number, limit: number): Promise<AiCreditReservationRecord[]>;
   recordEvent(event: BillingEventRecord): Promise<void>;
   listEvents(organizationId: string): Promise<BillingEventRecord[]>;
   /** Events of one type, newest first: those since `since` (ms, inclusive) when given, at most `limit`. */
@@ -67,6 +74,25 @@ export function billingStore(db: Db, t: Tables): BillingStore {
     },
     async setGrantRemaining(id, remaining) {
       await db.update(t.creditGrants).set({ remaining }).where(eq(t.creditGrants.id, id));
+    },
+    async insertReservation(reservation) {
+      await db.insert(t.aiCreditReservations).values(reservation);
+    },
+    async takeReservation(id) {
+      const [row] = await db
+        .delete(t.aiCreditReservations)
+        .where(eq(t.aiCreditReservations.id, id))
+        .returning();
+      return row;
+    },
+    async listExpiredReservations(now, limit) {
+      const r = t.aiCreditReservations;
+      return db
+        .select()
+        .from(r)
+        .where(lte(r.expiresAt, now))
+        .orderBy(asc(r.expiresAt), asc(r.id))
+        .limit(limit);
     },
     async recordEvent(event) {
       await db.insert(t.billingEvents).values(event);

@@ -3,7 +3,7 @@ import { X509Certificate } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-/** What domains.get reports about a domain's certificate. */
+/** What every domain object reports about the domain's certificate. */
 export interface CertificateState {
   /**
    * issued: the proxy holds a valid certificate; expired: it holds only an expired one (it renews it on demand);

@@ -10,6 +10,7 @@ import { newId } from "../../kernel/ids.ts";
 import type { PlatformConfig } from "../../kernel/platform.ts";
 import { iso, isoOrNull } from "../../kernel/schemas.ts";
 import { freeAccount } from "../billing/account.ts";
+import { readCertificateState } from "./certificate.ts";
 import { parseCustomHostname } from "./hostnames.ts";
 
 /** Where the ownership TXT record of a domain lives. */
@@ -71,7 +72,12 @@ export function domainOrigin(config: PlatformConfig, hostname: string): string {
   return `${scheme}://${hostname}`;
 }
 
-export function projectDomain(
+/**
+ * A domain as every operation returns it: its records with what the last verification found, whether it is
+ * served, and the certificate the TLS proxy's storage holds for it (`readCertificateState`). `owner` is the domain
+ * a www twin takes its ownership record from (the domain itself otherwise).
+ */
+export async function projectDomain(
   config: PlatformConfig,
   record: DomainRecord,
   owner: DomainRecord,
@@ -114,6 +120,7 @@ export function projectDomain(
     lastCheckedAt: isoOrNull(record.lastCheckedAt),
     createdAt: iso(record.createdAt),
     updatedAt: iso(record.updatedAt),
+    certificate: await readCertificateState(config.domains.caddyStorage, record.hostname, served, now),
   };
 }
 

@@ -28,9 +28,9 @@ export interface PreparedGeneration {
   model: string;
   placeholder: boolean;
   note: string;
-  /** Credits reserved before the provider ran (settled by the handler, released by `abandon`). */
-  reserved: number;
-  /** Credits the produced images cost (at most `reserved`). */
+  /** The reservation taken before the provider ran (settled by the handler, released by `abandon`). */
+  reservationId: string;
+  /** Credits the produced images cost (at most what was reserved). */
   credits: number;
   organizationId: string;
 }
@@ -80,7 +80,7 @@ async function generateIn(
 ): Promise<PreparedGeneration> {
   const reserved = input.count * CREDITS_PER_IMAGE;
   const references = await loadReferences(ctx, input);
-  await reserveAiCredits(ctx.platform.db, organizationId, ctx.now, reserved);
+  const reservationId = await reserveAiCredits(ctx.platform.db, organizationId, ctx.now, reserved);
   try {
     const result = await providerFor(ctx.platform.config.media).generate({
       prompt: input.prompt,
@@ -99,12 +99,12 @@ async function generateIn(
       model: result.model,
       placeholder: result.placeholder,
       note: result.note,
-      reserved,
+      reservationId,
       credits: uploads.length * CREDITS_PER_IMAGE,
       organizationId,
     };
   } catch (error) {
-    await releaseAiCredits(ctx.platform.db, organizationId, ctx.now, reserved);
+    await releaseAiCredits(ctx.platform.db, organizationId, ctx.now, reservationId);
     throw error;
   }
 }
