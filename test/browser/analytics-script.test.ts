@@ -70,8 +70,9 @@ describe.skipIf(!hasChromium)("the analytics script in Chromium", () => {
       ),
     );
   };
+  /** The website's events once there are `count` (or all there are after a minute, for the assertion to show). */
   const until = async (websiteId: string, count: number) => {
-    for (let i = 0; i < 100; i++) {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
       const rows = await eventsOf(websiteId);
       if (rows.length >= count) return rows;
       await new Promise((resolve) => setTimeout(resolve, 100));
