@@ -162,4 +162,63 @@ describeMatrix("cms asset values", (ctx) => {
     expect(forced.body.conversion).toEqual({ itemsUpdated: 2, valuesCleared: 3 });
     expect(await picturesOf()).toEqual([mine.id, values[1], undefined, undefined]);
   });
+
+  it("a field converted to an asset type needs a default naming the website's asset: another refuses the change, or force drops it", async () => {
+    const site = await ctx.t.createWebsite(`cms-assets-default-${ctx.mode}-${++n}`);
+    const mine = await upload(site.id);
+    const theirs = await upload((await setup()).site.id);
+    const created = await ctx.request("POST", "/cms/collections", {
+      body: {
+        websiteId: site.id,
+        name: "Pages",
+        fields: [
+          { key: "title", name: "Title", type: "text" },
+          { key: "banner", name: "Banner", type: "text", defaultValue: theirs.id },
+        ],
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const banner = (created.body as { fields: { id: string; key: string }[] }).fields.find(
+      (field) => field.key === "banner",
+    )!;
+    const convert = (body: Record<string, unknown>) =>
+      ctx.request("PATCH", `/cms/fields/${banner.id}`, {
+        body: { websiteId: site.id, type: "image", ...body },
+      });
+    const bannerField = async () =>
+      (await ctx.request("GET", `/cms/collections/${created.body.id}?websiteId=${site.id}`)).body.fields.find(
+        (field: { key: string }) => field.key === "banner",
+      );
+
+    // The kept default and one passed in the same call are checked like item values (no item exists).
+    for (const [body, value] of [
+      [{}, theirs.id],
+      [{ defaultValue: newId() }, undefined],
+    ] as const) {
+      const refused = await convert(body);
+      expect(refused.status).toBe(409);
+      expect(refused.body.kind).toBe("conflict");
+      const id = value ?? (body as { defaultValue: string }).defaultValue;
+      expect(refused.body.message).toBe(
+        `type: field 'banner' cannot change from text to image: its default value "${id}" ('${id}' is not an asset of this website). Nothing was changed.`,
+      );
+      expect(refused.body.suggestion).toMatch(/assets\.list|assets_list/);
+      expect(refused.body.suggestion).toMatch(/force: true/);
+      expect(await bannerField()).toMatchObject({ type: "text", defaultValue: theirs.id });
+    }
+
+    const forced = await convert({ force: true });
+    expect(forced.status, JSON.stringify(forced.body)).toBe(200);
+    expect(forced.body).toMatchObject({ type: "image", defaultValue: null });
+    expect(await bannerField()).toMatchObject({ type: "image", defaultValue: null });
+
+    // The website's own asset (or a URL) converts and stays the default.
+    const back = await ctx.request("PATCH", `/cms/fields/${banner.id}`, {
+      body: { websiteId: site.id, type: "text", defaultValue: mine.id },
+    });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    const kept = await convert({});
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body).toMatchObject({ type: "image", defaultValue: mine.id });
+  });
 });

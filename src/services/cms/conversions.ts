@@ -128,6 +128,8 @@ export interface ValuePlan {
   writes: ValueWrite[];
   /** Values cleared because they did not convert (force). */
   cleared: number;
+  /** True when the field's default names no asset of the website and force drops it. */
+  dropDefault: boolean;
 }
 
 const shown = (value: unknown) => {
@@ -141,8 +143,9 @@ const named = (item: CmsItemRecord) => `item '${item.id}' (slug '${item.slug}')`
  * type, each draft and published value converts (or, with `force`, is cleared); a field turning required (or
  * changing type while required) needs a draft value on every item; a field turning unique (or changing type
  * while unique) needs distinct values (among drafts, and among published values). The first offending item refuses
- * the change (`conflict`, naming the field, the item and the value). Returns the items whose stored values change
- * (the store re-indexes the field itself when its type changes).
+ * the change (`conflict`, naming the field, the item and the value). A field becoming an asset type also needs a
+ * default naming an asset of the website (or with `force`, `dropDefault` says to drop it). Returns the items whose
+ * stored values change (the store re-indexes the field itself when its type changes).
  */
 export async function planValueChanges(
   stores: Stores,
@@ -154,23 +157,37 @@ export async function planValueChanges(
   const typeChanged = current.type !== next.type;
   const checkRequired = next.required && (typeChanged || !current.required);
   const checkUnique = next.unique && (typeChanged || !current.unique);
-  const plan: ValuePlan = { writes: [], cleared: 0 };
+  const plan: ValuePlan = { writes: [], cleared: 0, dropDefault: false };
   if (!typeChanged && !checkRequired && !checkUnique) return plan;
   const key = current.key;
   const seen = { draft: new Map<string, CmsItemRecord>(), published: new Map<string, CmsItemRecord>() };
   const items = await stores.cms.listItems(current.collectionId);
-  // A field becoming an asset type keeps only ids of the website's assets (one lookup for every item).
+  // A field becoming an asset type keeps only ids of the website's assets, in its items and its default (one
+  // lookup for all of them).
   const assets =
     typeChanged && ASSET_FIELD_TYPES.has(next.type)
       ? await existingAssets(
           stores,
           websiteId,
           [next],
-          items.flatMap(
-            (item) => [item.draftValues ?? {}, item.publishedValues ?? {}] as Record<string, unknown>[],
-          ),
+          [
+            { [key]: next.defaultValue },
+            ...items.flatMap(
+              (item) => [item.draftValues ?? {}, item.publishedValues ?? {}] as Record<string, unknown>[],
+            ),
+          ],
         )
       : undefined;
+  if (assets && !isEmpty(next.defaultValue)) {
+    try {
+      convertValue(next, next, next.defaultValue, assets);
+    } catch (error) {
+      if (!(error instanceof Unconvertible)) throw error;
+      const problem = `its default value ${shown(next.defaultValue)} (${error.message})`;
+      if (!force) throw unconvertible(current, next, problem, DEFAULT_ASSET);
+      plan.dropDefault = true;
+    }
+  }
   for (const item of items) {
     const draft = { ...((item.draftValues ?? {}) as Record<string, unknown>) };
     const published =
@@ -189,7 +206,7 @@ export async function planValueChanges(
       } catch (error) {
         if (!(error instanceof Unconvertible)) throw error;
         const problem = `${named(item)} has the ${which} value ${shown(values[key])} (${error.message})`;
-        if (!force) throw unconvertible(current, next, problem, assets !== undefined);
+        if (!force) throw unconvertible(current, next, problem, assets ? FIX_ASSET : FIX_VALUE);
         if (next.required && which === "draft") {
           throw new ApiError(
             "conflict",
@@ -237,17 +254,19 @@ const FIX_VALUE =
 const FIX_ASSET =
   "Set the item's value to an asset id of this website ({{assets.list}} lists them, {{assets.upload}} adds one) or an absolute http(s) URL with {{cms.items.update}} (and {{cms.items.setPublished}} for a published value), then retry.";
 
+const DEFAULT_ASSET =
+  "Pass a defaultValue that is an asset id of this website ({{assets.list}} lists them, {{assets.upload}} adds one), an absolute http(s) URL or null in the same call.";
+
+/** The `conflict` refusing a type change because of `problem`; `fix` says what to change first. */
 function unconvertible(
   current: CmsFieldRecord,
   next: CmsFieldRecord,
   problem: string,
-  toAssets: boolean,
+  fix: string,
 ): ApiError {
   return new ApiError(
     "conflict",
     `type: field '${current.key}' cannot change from ${current.type} to ${next.type}: ${problem}. Nothing was changed.`,
-    {
-      suggestion: `${toAssets ? FIX_ASSET : FIX_VALUE} Or pass force: true to clear the values that do not convert.`,
-    },
+    { suggestion: `${fix} Or pass force: true to clear the values that do not convert.` },
   );
 }

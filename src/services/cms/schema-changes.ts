@@ -312,6 +312,7 @@ export async function updateField(
   if (keepDefault) next.defaultValue = convertedDefault(current, next, input.force ?? false);
 
   const plan = await planValueChanges(stores, websiteId, current, next, input.force ?? false);
+  if (plan.dropDefault) next.defaultValue = null;
   await stores.cms.updateField(current.id, {
     name: next.name,
     type: next.type,
