@@ -95,5 +95,5 @@ describe("examples/build-a-site.ts against a real server", () => {
     const result = await example.run("build-a-site.ts", { env: { SITEWRIGHT_API_KEY: "not-a-key" } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("Unexpected failure");
-  }, 60_000);
+  });
 });

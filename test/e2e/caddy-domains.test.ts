@@ -170,4 +170,4 @@ it("gets a certificate for a verified custom domain from Caddy on demand, and no
     state: "pending",
     message: expect.stringMatching(/once the domain is verified/),
   });
-}, 60_000);
+});

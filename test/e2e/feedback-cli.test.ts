@@ -43,6 +43,6 @@ for (const dialect of dialects) {
       const refused = await list("--category", "rant");
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain("bug, idea, documentation, confusing, other");
-    }, 60_000);
+    });
   });
 }

@@ -6,7 +6,7 @@ describe("examples/connect-like-claude-code.ts", () => {
   let s: OAuthServer;
   beforeAll(async () => {
     s = await startOAuthServer("sqlite");
-  }, 60_000);
+  });
   afterAll(() => s?.close());
 
   it("prints the authorize URL, receives the code on its loopback port, and lists the granted tools", async () => {
@@ -39,5 +39,5 @@ describe("examples/connect-like-claude-code.ts", () => {
     const tools = /^Tools \(\d+\): (.*)$/m.exec(stdout)?.[1]?.split(", ") ?? [];
     expect(tools).toContain("websites_list");
     expect(tools).not.toContain("websites_create");
-  }, 60_000);
+  });
 });

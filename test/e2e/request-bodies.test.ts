@@ -56,7 +56,7 @@ beforeAll(async () => {
     });
     child.once("exit", (code) => reject(new Error(`the server exited (${code})`)));
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   if (child?.connected) {
@@ -217,7 +217,7 @@ describe("request bodies: one bounded reader on every route", () => {
     for (const route of routes()) {
       baselineMs = Math.max(baselineMs, (await send(route.path, route.headers, route.limit + 1)).ms);
     }
-  }, 60_000);
+  });
 
   for (const chunked of [false, true]) {
     const how = chunked ? "chunked, without Content-Length" : "with Content-Length";
@@ -235,7 +235,7 @@ describe("request bodies: one bounded reader on every route", () => {
           RSS_BUDGET,
         );
       }
-    }, 60_000);
+    });
   }
 
   it("the reported input, 200 MB declared to /oauth/token, is refused before a byte is read", async () => {

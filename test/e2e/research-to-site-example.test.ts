@@ -16,7 +16,7 @@ beforeAll(async () => {
     join(dir, "brief.pdf"),
     pdf(["Welcome to the Lumen website brief", "Brand colours terracotta and cream, serif headings"]),
   );
-}, 60_000);
+});
 afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
