@@ -2,42 +2,16 @@
 // aggregate with comparison, time series in the website's zone, breakdowns with filters and cursors, custom event
 // properties, realtime, CSV export (streamed, RFC 4180, formula-safe) and settings, with their roles.
 import { expect, it } from "vitest";
-import type { Hit } from "../../src/services/analytics/collector.ts";
-import { completeCheckoutSession } from "../../src/services/billing/checkout.ts";
+import { paidWebsite } from "../support/analytics.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
 
 const DAY = 86_400_000;
-const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0";
 const IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 const CHROME =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
-async function setUp(ctx: MatrixContext, paid = true) {
-  const website = await ctx.t.createWebsite(`Measured ${Math.random().toString(36).slice(2, 8)}`);
-  const organizationId = website.organizationId;
-  if (paid && !(await ctx.t.call("billing.state.get", { organizationId })).capabilities.analytics_view) {
-    const { paymentUrl } = await ctx.t.call("billing.plan.checkoutChange", {
-      organizationId,
-      plan: "pro",
-      interval: "monthly",
-    });
-    await completeCheckoutSession(ctx.t.platform.db, organizationId, paymentUrl!.split("/").pop()!);
-  }
-  const host = `${website.slug}.localhost`;
-  const hit = (h: Partial<Hit> & { ts: number }): Hit => ({
-    websiteId: website.id,
-    host,
-    name: "pageview",
-    pathname: "/",
-    search: "",
-    ip: "198.51.100.7",
-    userAgent: FIREFOX,
-    referer: null,
-    ...h,
-  });
-  return { website, host, hit };
-}
+const setUp = (ctx: MatrixContext, paid = true) => paidWebsite(ctx.t, "Measured", { paid });
 
 /** Three visits yesterday, one ten days ago, one forty days ago (the previous period), one custom event. */
 async function traffic(ctx: MatrixContext, hit: Awaited<ReturnType<typeof setUp>>["hit"]) {

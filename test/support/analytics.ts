@@ -7,11 +7,11 @@ import type { TestPlatform } from "./platform.ts";
 /** A browser's user agent (the collector leaves bots out). */
 export const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0";
 
-/** A new website on the Pro plan (billing capability analytics_view), and a maker of its hits. */
-export async function paidWebsite(t: TestPlatform, name: string) {
+/** A new website on the Pro plan (billing capability analytics_view; `paid: false` leaves it free), and a maker of its hits. */
+export async function paidWebsite(t: TestPlatform, name: string, { paid = true } = {}) {
   const website = await t.createWebsite(`${name} ${Math.random().toString(36).slice(2, 8)}`);
   const organizationId = website.organizationId;
-  if (!(await t.call("billing.state.get", { organizationId })).capabilities.analytics_view) {
+  if (paid && !(await t.call("billing.state.get", { organizationId })).capabilities.analytics_view) {
     const { paymentUrl } = await t.call("billing.plan.checkoutChange", {
       organizationId,
       plan: "pro",
