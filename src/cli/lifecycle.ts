@@ -1,5 +1,6 @@
 import { closeWorkerPools } from "../framework/index.ts";
 import type { Platform } from "../kernel/platform.ts";
+import { mailQueueIdle } from "../mail/queue.ts";
 import type { Listening } from "../server.ts";
 import { closeBrowserPool } from "../services/research/pool.ts";
 import type { operationsFromEnv } from "./operations-config.ts";
@@ -7,7 +8,9 @@ import type { operationsFromEnv } from "./operations-config.ts";
 /**
  * Graceful stop (SIGTERM, SIGINT): housekeeping stops; the server drains (readiness 503, after the drain delay no
  * new connections, requests and builds in flight finish within the timeout); then the pool closes and the log is
- * flushed, after the analytics events still queued are written. Audit entries commit with their operation.
+ * flushed, after the analytics events still queued are written and a mail delivery under way has been marked
+ * (waited for up to 10 s; a delivery cut later is retried once its claim lapses). Audit entries commit with their
+ * operation.
  */
 export async function drainAndClose(
   platform: Platform,
@@ -20,6 +23,10 @@ export async function drainAndClose(
   stopHousekeeping();
   const { cut } = await server.drain(operations.shutdown);
   await platform.analytics.close();
+  await Promise.race([
+    mailQueueIdle(platform),
+    new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+  ]);
   await closeBrowserPool(platform);
   await platform.db.close();
   platform.log.info(

@@ -137,7 +137,7 @@ function scheduleDrain(platform: Platform, delayMs: number): void {
   state.timer.unref();
 }
 
-/** Waits for the drain in progress, if any (tests). */
+/** Waits for the drain in progress, if any (a graceful stop, tests). */
 export async function mailQueueIdle(platform: Platform): Promise<void> {
   while (states.get(platform)?.running) await states.get(platform)!.running;
 }
