@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { isbot } from "isbot";
 import type { Database } from "../../db/database.ts";
 import type { AnalyticsEventRecord, VisitorPosition } from "../../db/stores/analytics.ts";
 import { ENGAGEMENT, PAGEVIEW } from "../../db/stores/analytics-sql.ts";
 import { WeightedLru } from "../../hosting/lru.ts";
 import { newId } from "../../kernel/ids.ts";
-import { clientOf, DIRECT, pathOf, sourceOf, utmOf } from "./dimensions.ts";
+import { type Client, clientOf, DIRECT, pathOf, sourceOf, utmOf } from "./dimensions.ts";
 import { ipMatcher } from "./settings.ts";
 
 /** A page view or event as the request path hands it over: copied strings only, nothing parsed yet. */
@@ -113,9 +112,10 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
 
   async function write(hits: Hit[]): Promise<void> {
     const now = Date.now();
-    const kept: { hit: Hit; visitorId: string }[] = [];
+    const kept: { hit: Hit; visitorId: string; client: Client }[] = [];
     for (const hit of hits) {
-      if (!hit.userAgent || isbot(hit.userAgent) || (await excluderOf(hit.websiteId, now))(hit.ip)) {
+      const client = clientOf(hit.userAgent);
+      if (!client || (await excluderOf(hit.websiteId, now))(hit.ip)) {
         stats.excluded++;
         continue;
       }
@@ -124,7 +124,7 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
         .update(`${salt}\n${hit.websiteId}\n${hit.ip}\n${hit.userAgent}`)
         .digest("base64url")
         .slice(0, 22);
-      kept.push({ hit, visitorId });
+      kept.push({ hit, visitorId, client });
     }
     if (kept.length === 0) return;
     const key = (websiteId: string, visitorId: string) => `${websiteId}\n${visitorId}`;
@@ -155,7 +155,7 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
       }
     }
     const rows: AnalyticsEventRecord[] = [];
-    for (const { hit, visitorId } of kept.sort((a, b) => a.hit.ts - b.hit.ts)) {
+    for (const { hit, visitorId, client } of kept.sort((a, b) => a.hit.ts - b.hit.ts)) {
       const utm = utmOf(hit.search);
       const from = sourceOf(hit.referer, hit.host, utm.utmSource);
       const k = key(hit.websiteId, visitorId);
@@ -170,7 +170,6 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
       }
       visit.ts = Math.max(visit.ts, hit.ts);
       visits.set(k, visit, 1);
-      const client = clientOf(hit.userAgent);
       rows.push({
         id: newId(),
         websiteId: hit.websiteId,
