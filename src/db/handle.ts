@@ -33,8 +33,9 @@ export interface Database {
   readonly rateLimiter: RateLimiter;
   /**
    * SQLite: a value that changes once another connection to the file (another process) committed (`PRAGMA
-   * data_version`), read without waiting for the connection. Caches compare it with the tables written by this
-   * process (`writeGeneration`). Absent on PostgreSQL, where other nodes' writes cannot be seen without a query.
+   * data_version`, at most one event-loop iteration late: `sqliteDataVersion`), read without waiting for the
+   * connection. Caches compare it with the tables written by this process (`writeGeneration`). Absent on
+   * PostgreSQL, where other nodes' writes cannot be seen without a query.
    */
   externalVersion?(): number;
   /** Connections of the pool (PostgreSQL): open, idle, requests waiting for one, and the most it opens. */

@@ -1,14 +1,17 @@
+import type BetterSqlite3 from "better-sqlite3";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { tables } from "./schema/sqlite.ts";
 
 /**
- * Writes of this process, counted per table. Caches of database reads (hosting's host, pointer and asset lookups)
- * keep the generation of the tables they read (`writeGeneration`) and drop an entry once it moved, so a write
- * made through this process is seen by the next request while writes of other tables (form submissions,
- * analytics, audit) leave them alone. A written table counts once when its statement is issued and again when its
- * unit of work ends (committed or not): a value read in between is never kept. A write also counts for every table
- * its foreign keys cascade into (deleting a website deletes its domains). Writes of other processes are not
- * counted here: caches expire their entries, or also compare SQLite's `data_version` (`Database.externalVersion`).
+ * Writes of this process, counted per table: the freshness of every cache of database reads (`UnchangedCache`:
+ * API keys, website lists, hosting's host, pointer and asset lookups). A cache keeps the generation of the tables
+ * it read (`writeGeneration`) and drops an entry once it moved, so a write made through this process (any of its
+ * connections) is seen by the next read while writes of other tables (form submissions, analytics, audit) leave it
+ * alone. A written table counts once when its statement is issued and again when its unit of work ends (committed
+ * or not): a value read in between is never kept. A write also counts for every table its foreign keys cascade
+ * into (deleting a website deletes its domains). Commits of other processes are seen through SQLite's
+ * `data_version` (`sqliteDataVersion`, at most one event-loop iteration late); on PostgreSQL caches expire their
+ * entries instead.
  */
 
 const counters = new Map<string, { n: number }>();
@@ -108,7 +111,7 @@ export class WriteTracker {
 
 /**
  * A number that changes whenever one of `tableNames` is written by this process, or `external` (another
- * process's commits, see `Database.externalVersion`) returns a new value. Unknown table names throw.
+ * process's commits: `sqliteDataVersion`) returns a new value. Unknown table names throw.
  */
 export function writeGeneration(tableNames: readonly string[], external?: () => number): () => number {
   const cells = tableNames.map((name) => {
@@ -130,4 +133,34 @@ export function writeGeneration(tableNames: readonly string[], external?: () => 
     }
     return sum;
   };
+}
+
+const dataVersions = new WeakMap<BetterSqlite3.Database, () => number>();
+
+/**
+ * A number that moves once another connection (another process) committed to `connection`'s SQLite file: `PRAGMA
+ * data_version`, read at most once per event-loop iteration (the first read of an iteration asks SQLite, ~3 µs;
+ * the rest reuse it until `setImmediate`). **Freshness rule**: a commit of another process is seen by every read
+ * that starts in a later event-loop iteration than the one in which it committed; a read in that same iteration
+ * may still see the version from before it. (Under load every request is its own microtask checkpoint, but one
+ * iteration serves all the requests its poll phase found, so they share one read.) This process's own writes
+ * do not depend on it: they move `writeGeneration` at once. One reader per connection, shared by all its caches.
+ */
+export function sqliteDataVersion(connection: BetterSqlite3.Database): () => number {
+  let reader = dataVersions.get(connection);
+  if (reader) return reader;
+  const statement = connection.prepare("PRAGMA data_version").pluck();
+  let version: number | undefined;
+  const forget = () => {
+    version = undefined;
+  };
+  reader = () => {
+    if (version === undefined) {
+      version = statement.get() as number;
+      setImmediate(forget);
+    }
+    return version;
+  };
+  dataVersions.set(connection, reader);
+  return reader;
 }

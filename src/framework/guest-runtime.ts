@@ -1,4 +1,43 @@
+import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
 import type { RouteFile } from "./routes.ts";
+
+/** A value the guest threw, read out of QuickJS: its name, message and stack, each bounded. */
+export interface GuestThrown {
+  name: string;
+  message: string;
+  stack: string;
+}
+
+/** Dumps a QuickJS error handle (and disposes it) into name, message and stack; a non-error value becomes the message. */
+export function dumpError(ctx: QuickJSContext, handle: QuickJSHandle): GuestThrown {
+  let value: unknown;
+  try {
+    value = ctx.dump(handle);
+  } catch {
+    value = undefined;
+  } finally {
+    handle.dispose();
+  }
+  const record = value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
+  const str = (v: unknown, max: number) => (typeof v === "string" ? v.slice(0, max) : undefined);
+  return {
+    name: str(record?.name, 100) ?? "Error",
+    message: str(record?.message, 2000) ?? (record ? "an object was thrown" : String(value).slice(0, 2000)),
+    stack: str(record?.stack, 20_000) ?? "",
+  };
+}
+
+/** The engine limit a thrown error stands for (`exhausted`: the engine's memory ran out), if any. */
+export function engineLimitOf(
+  thrown: GuestThrown,
+  exhausted: boolean,
+): "time" | "memory" | "stack" | undefined {
+  const { name, message } = thrown;
+  if (name === "InternalError" && message === "interrupted") return "time";
+  if (/out of memory/i.test(message) || exhausted) return "memory";
+  if (name === "InternalError" && /stack overflow/i.test(message)) return "stack";
+  return undefined;
+}
 
 /**
  * Source of `sitewright:runtime`, the render entry that runs inside the sandbox. It installs

@@ -1,3 +1,4 @@
+import { UnchangedCache } from "../db/stores/unchanged-cache.ts";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
 import { writeGeneration } from "../db/write-generation.ts";
 import type { Platform } from "../kernel/platform.ts";
@@ -11,7 +12,6 @@ import {
   slugResolution,
 } from "./domains.ts";
 import { type SiteAddress, siteHostMatcher } from "./host.ts";
-import { LookupCache } from "./lru.ts";
 
 /** A label that can be a website's slug (anything else is answered without a database read). */
 export const isSlug = (slug: string) => SLUG_PATTERN.test(slug) && !slug.includes("--");
@@ -20,7 +20,7 @@ export const isSlug = (slug: string) => SLUG_PATTERN.test(slug) && !slug.include
  * How long a host's resolution (website, domains, redirects) is reused while no write of this process touched
  * their tables: the time a domain or slug change made through another PostgreSQL node takes to reach this one
  * (and a domain's grace period or an old slug's redirect takes to run out). On SQLite another process's commit
- * drops every entry at once (`Database.externalVersion`).
+ * drops every entry from the next event-loop iteration on (`Database.externalVersion`).
  */
 export const HOST_CACHE_TTL_MS = 1000;
 const HOST_CACHE_ENTRIES = 10_000;
@@ -28,8 +28,9 @@ const HOST_CACHE_ENTRIES = 10_000;
 const RESOLUTION_TABLES = ["websites", "website_domains", "website_slug_redirects"];
 /**
  * A publish pointer is cached only where every commit to it is seen without a query (SQLite: this process's
- * writes, and `data_version` for other processes), so a publish or rollback is served by the next request. On
- * PostgreSQL it is read on every request (another node may have moved it).
+ * writes at once, and `data_version` for other processes' commits from the next event-loop iteration on), so a
+ * publish or rollback is served by the next request. On PostgreSQL it is read on every request (another node may
+ * have moved it).
  */
 const POINTER_CACHE_TTL_MS = 60_000;
 
@@ -58,22 +59,22 @@ export function hostResolver(platform: Platform): HostResolver {
   const matchCustom = customHostMatcher(platform);
   const { db } = platform;
   const external = db.externalVersion && (() => db.externalVersion!());
-  const resolutions = new LookupCache<string, HostResolution>(
+  const resolutions = new UnchangedCache<string, HostResolution>(
     HOST_CACHE_ENTRIES,
-    HOST_CACHE_TTL_MS,
     writeGeneration(RESOLUTION_TABLES, external),
-  );
-  const customs = new LookupCache<string, boolean>(
-    HOST_CACHE_ENTRIES,
     HOST_CACHE_TTL_MS,
+  );
+  const customs = new UnchangedCache<string, boolean>(
+    HOST_CACHE_ENTRIES,
     writeGeneration(["website_domains"], external),
+    HOST_CACHE_TTL_MS,
   );
   const pointers =
     external &&
-    new LookupCache<string, string | null>(
+    new UnchangedCache<string, string | null>(
       HOST_CACHE_ENTRIES,
-      POINTER_CACHE_TTL_MS,
       writeGeneration(["website_publish_state"], external),
+      POINTER_CACHE_TTL_MS,
     );
   const publishedId = (websiteId: string) => {
     const read = () => db.read((s) => s.deployments.publishedId(websiteId));

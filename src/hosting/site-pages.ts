@@ -1,5 +1,6 @@
 import type { H3Event } from "h3";
 import type { AssetRecord } from "../db/stores/assets.ts";
+import { UnchangedCache } from "../db/stores/unchanged-cache.ts";
 import { writeGeneration } from "../db/write-generation.ts";
 import type { CmsProvider } from "../framework/types.ts";
 import { ApiError } from "../kernel/errors.ts";
@@ -10,7 +11,7 @@ import { storeProvider } from "../services/cms/provider.ts";
 import { ASSET_PATH, serveAsset } from "./assets.ts";
 import { redirectReply } from "./domains.ts";
 import type { SiteAddress } from "./host.ts";
-import { LookupCache, WeightedLru } from "./lru.ts";
+import { WeightedLru } from "./lru.ts";
 import { pages } from "./pages.ts";
 import {
   authenticatePreview,
@@ -98,10 +99,10 @@ export function sitePages(context: SitePagesContext): SitePages {
   const { platform, caches, hosts, services, previewSecret: secret, secureCookie } = context;
   const outputs = new WeightedLru<string, ServedFile>(OUTPUT_ENTRIES, 1);
   const { externalVersion } = platform.db;
-  const assets = new LookupCache<string, AssetRecord | undefined>(
+  const assets = new UnchangedCache<string, AssetRecord | undefined>(
     ASSET_ENTRIES,
-    HOST_CACHE_TTL_MS,
     writeGeneration(["websites", "assets"], externalVersion && (() => platform.db.externalVersion!())),
+    HOST_CACHE_TTL_MS,
   );
   const builds = draftBuilds(platform, {
     ttlMs: context.previewBuildTtlMs,

@@ -8,7 +8,7 @@ export type { JsonSchema };
 /** Formats that say all a pattern would: zod emits both, and the pattern of `date-time` alone is 170 tokens. */
 const FORMATS = new Set(["date", "date-time", "time", "email", "uuid", "ipv4", "ipv6", "duration"]);
 /** Keywords that only annotate; a schema holding nothing else accepts any value. */
-const ANNOTATIONS = new Set([
+export const ANNOTATIONS: ReadonlySet<string> = new Set([
   "description",
   "title",
   "default",

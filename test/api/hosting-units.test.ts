@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { negotiateEncoding } from "../../src/hosting/encoding.ts";
 import { siteHostMatcher } from "../../src/hosting/host.ts";
-import { LookupCache, WeightedLru } from "../../src/hosting/lru.ts";
+import { WeightedLru } from "../../src/hosting/lru.ts";
 import { targetOf } from "../../src/hosting/paths.ts";
 import {
   MAX_PREVIEW_TOKEN_TTL_MS,
@@ -121,39 +121,6 @@ describe("content negotiation", () => {
 });
 
 describe("caches", () => {
-  it("keeps a lookup until a write of this process starts or ends, or its time runs out", async () => {
-    // The clock moves only when the test says so: a stalled machine cannot expire an entry early.
-    vi.useFakeTimers({ toFake: ["Date"] });
-    onTestFinished(() => void vi.useRealTimers());
-    let generation = 0;
-    const cache = new LookupCache<string, string | undefined>(2, 40, () => generation);
-    let reads = 0;
-    const read = (value: string | undefined) => async () => {
-      reads++;
-      return value;
-    };
-    expect(await cache.through("a", read("A"))).toBe("A");
-    expect(await cache.through("a", read("A2"))).toBe("A");
-    expect(reads).toBe(1);
-    generation++; // a write transaction started
-    expect(await cache.through("a", read("A3"))).toBe("A3");
-    // A value read while a write started or ended is not kept.
-    expect(
-      await cache.through("b", async () => {
-        generation++;
-        return "B";
-      }),
-    ).toBe("B");
-    expect(cache.get("b")).toBeUndefined();
-    // Rejected values (an asset not found) are read again every time.
-    expect(await cache.through("c", read(undefined), Boolean)).toBeUndefined();
-    expect(await cache.through("c", read("C"), Boolean)).toBe("C");
-    vi.setSystemTime(Date.now() + 39);
-    expect(cache.get("c")).toBe("C");
-    vi.setSystemTime(Date.now() + 1);
-    expect(cache.get("c")).toBeUndefined();
-  });
-
   it("evicts the least recently used entries past the weight budget and skips oversized ones", () => {
     const lru = new WeightedLru<string, string>(10, 6);
     lru.set("a", "A", 4);

@@ -1,10 +1,147 @@
-import { afterEach, beforeEach, expect, it } from "vitest";
+// The one cache of database reads (src/db/stores/unchanged-cache.ts) and the write generations it is keyed by
+// (src/db/write-generation.ts). Freshness rule: a write through this process (any of its connections) is seen by
+// the very next read; a commit of another process (SQLite: its own connection to the file) is seen by every read
+// that starts in a later event-loop iteration than the commit. A write of unrelated tables drops nothing.
+import BetterSqlite3 from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database.ts";
-import { apiKey, describeStores, seedOrganization, website } from "./fixtures.ts";
+import { UnchangedCache } from "../../src/db/stores/unchanged-cache.ts";
+import { writeGeneration, writtenTables } from "../../src/db/write-generation.ts";
+import { apiKey, auditEntry, describeStores, organization, seedOrganization, website } from "./fixtures.ts";
 
-// The key lookup and the organization's website pages are reused on SQLite while the database is unchanged
-// (src/db/stores/unchanged-cache.ts). A change made anywhere must be seen by the very next read.
-describeStores("reads reused while the database is unchanged", (ctx) => {
+/** Runs `sql` on a connection of its own to the SQLite file `url`, synchronously: another process's commit. */
+function commitElsewhere(url: string, sql: string, ...params: unknown[]): void {
+  const connection = new BetterSqlite3(url);
+  try {
+    connection.prepare(sql).run(...params);
+  } finally {
+    connection.close();
+  }
+}
+
+/** The next event-loop iteration (after this one's check phase). */
+const nextIteration = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe("writtenTables", () => {
+  it("names the tables a statement writes, as drizzle and raw SQL spell them", () => {
+    expect(writtenTables('insert into "websites" ("id", "name") values (?, ?)')).toStrictEqual(["websites"]);
+    expect(writtenTables('update "website_domains" set "primary" = ? where "id" = ?')).toStrictEqual([
+      "website_domains",
+    ]);
+    expect(writtenTables('delete from "assets" where "id" = ?')).toStrictEqual(["assets"]);
+    expect(
+      writtenTables("\n  INSERT OR IGNORE INTO website_publish_state (website_id) VALUES ($1)"),
+    ).toStrictEqual(["website_publish_state"]);
+    expect(
+      writtenTables(
+        'insert into "websites" ("id") values (?) on conflict ("id") do update set "updated_at" = excluded.updated_at',
+      ),
+    ).toStrictEqual(["websites"]);
+    expect(
+      writtenTables("WITH gone AS (DELETE FROM assets WHERE id = $1 RETURNING id) SELECT * FROM gone"),
+    ).toStrictEqual(["assets"]);
+  });
+
+  it("finds no write in reads, locks and statements on unknown tables", () => {
+    expect(writtenTables('select "id" from "websites" where "slug" = ?')).toStrictEqual([]);
+    expect(writtenTables("SELECT id FROM websites WHERE id = $1 FOR UPDATE")).toStrictEqual([]);
+    expect(writtenTables("PRAGMA data_version")).toStrictEqual([]);
+    expect(writtenTables("INSERT INTO rate_limit_buckets AS b (key) VALUES ($1)")).toStrictEqual([]);
+  });
+});
+
+describe("writeGeneration", () => {
+  it("refuses a table that does not exist", () => {
+    expect(() => writeGeneration(["website"])).toThrow("no table website");
+  });
+});
+
+describeStores("write generations", (ctx) => {
+  it("move with writes of their tables and of what cascades into them, not with other writes or reads", async () => {
+    const sites = writeGeneration(["websites"]);
+    const assets = writeGeneration(["assets"]);
+    const org = organization();
+    await ctx.db.transaction((s) => s.organizations.insert(org));
+    const before = { sites: sites(), assets: assets() };
+    // Unrelated writes and any read leave both alone.
+    await ctx.db.transaction((s) => s.audit.append(auditEntry(org.id)));
+    await ctx.db.read((s) => s.websites.countInOrganization(org.id));
+    expect({ sites: sites(), assets: assets() }).toStrictEqual(before);
+
+    const site = website(org.id);
+    await ctx.db.transaction((s) => s.websites.insert(site));
+    expect(sites()).toBeGreaterThan(before.sites);
+    // Deleting a website deletes its assets (ON DELETE CASCADE): the assets' generation moves too.
+    const assetsBefore = assets();
+    const sitesBefore = sites();
+    await ctx.db.transaction((s) => s.websites.delete(site.id));
+    expect(assets()).toBeGreaterThan(assetsBefore);
+    expect(sites()).toBeGreaterThan(sitesBefore);
+  });
+
+  it("moves when a write starts and again when its transaction ends, committed or not", async () => {
+    const sites = writeGeneration(["websites"]);
+    const org = organization();
+    await ctx.db.transaction((s) => s.organizations.insert(org));
+    const seen: number[] = [sites()];
+    await expect(
+      ctx.db.transaction(async (s) => {
+        await s.websites.insert(website(org.id));
+        seen.push(sites());
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    seen.push(sites());
+    expect(seen[1]).toBeGreaterThan(seen[0]!);
+    expect(seen[2]).toBeGreaterThan(seen[1]!);
+  });
+});
+
+describe("UnchangedCache", () => {
+  it("keeps a read until its generation moves or its time runs out", async () => {
+    // The clock moves only when the test says so: a stalled machine cannot expire an entry early.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    onTestFinished(() => void vi.useRealTimers());
+    let generation = 0;
+    const cache = new UnchangedCache<string, string | undefined>(2, () => generation, 40);
+    let reads = 0;
+    const read = (value: string | undefined) => async () => {
+      reads++;
+      return value;
+    };
+    expect(await cache.through("a", read("A"))).toBe("A");
+    expect(await cache.through("a", read("A2"))).toBe("A");
+    expect(reads).toBe(1);
+    generation++; // a write of its tables started
+    expect(await cache.through("a", read("A3"))).toBe("A3");
+    // A value read while a write started or ended is not kept.
+    expect(
+      await cache.through("b", async () => {
+        generation++;
+        return "B";
+      }),
+    ).toBe("B");
+    expect(cache.get("b")).toBeUndefined();
+    // Rejected values (an asset not found) are read again every time; accepted ones, undefined too, are kept.
+    expect(await cache.through("c", read(undefined), Boolean)).toBeUndefined();
+    expect(await cache.through("c", read("C"), Boolean)).toBe("C");
+    vi.setSystemTime(Date.now() + 39);
+    expect(cache.get("c")).toBe("C");
+    vi.setSystemTime(Date.now() + 1);
+    expect(cache.get("c")).toBeUndefined();
+    const forever = new UnchangedCache<string, string | undefined>(2, () => generation);
+    expect(await forever.through("none", read(undefined))).toBeUndefined();
+    const before = reads;
+    expect(await forever.through("none", read("late"))).toBeUndefined();
+    expect(reads).toBe(before);
+    // Past maxEntries the oldest entry goes.
+    await forever.through("x", read("X"));
+    await forever.through("y", read("Y"));
+    expect([forever.get("none"), forever.get("x"), forever.get("y")]).toStrictEqual([undefined, "X", "Y"]);
+  });
+});
+
+describeStores("reads reused while their tables are unchanged", (ctx) => {
   /** A second handle on the same database: another process (SQLite) or node (PostgreSQL). */
   let other: Database;
   beforeEach(async () => {
@@ -78,19 +215,46 @@ describeStores("reads reused while the database is unchanged", (ctx) => {
 });
 
 describeStores(
-  "reads reused while the database is unchanged (SQLite: the reuse itself)",
+  "reads and generations with another process's commits (SQLite)",
   (ctx) => {
-    const firstPage = (organizationId: string) =>
-      ctx.db.read((s) =>
-        s.websites.list({ organizationIds: [organizationId], websiteIds: [] }, { limit: 3 }),
-      );
+    it("see a commit of another process from the next event-loop iteration on", async () => {
+      const external = ctx.db.externalVersion;
+      expect(external).toBeTypeOf("function");
+      const sites = writeGeneration(["websites"], () => external!());
+      const org = organization();
+      await ctx.db.transaction((s) => s.organizations.insert(org));
+      await nextIteration();
+      const before = sites();
+      commitElsewhere(ctx.url, "UPDATE organizations SET name = 'Renamed' WHERE id = ?", org.id);
+      // The same iteration reuses the data_version it read (one look per iteration, however many requests).
+      expect(sites()).toBe(before);
+      await nextIteration();
+      expect(sites()).toBeGreaterThan(before);
+    });
 
-    it("hands out one frozen record while nothing changed", async () => {
+    it("see a key revoked by another process on the first lookup of a later iteration", async () => {
+      const org = await seedOrganization(ctx.db);
+      const key = apiKey(org.id);
+      await ctx.db.transaction((s) => s.apiKeys.insert(key, "hash-x"));
+      const findKey = () => ctx.db.read((s) => s.apiKeys.findBySecretHash("hash-x"));
+      expect((await findKey())?.revokedAt).toBeNull();
+      commitElsewhere(ctx.url, "UPDATE api_keys SET revoked_at = 9 WHERE id = ?", key.id);
+      await nextIteration();
+      expect((await findKey())?.revokedAt).toBe(9);
+    });
+
+    it("hand out one frozen record while nothing changed, and never drop it for writes of other tables", async () => {
+      const firstPage = (organizationId: string) =>
+        ctx.db.read((s) =>
+          s.websites.list({ organizationIds: [organizationId], websiteIds: [] }, { limit: 3 }),
+        );
       const org = await seedOrganization(ctx.db);
       await ctx.db.transaction((s) => s.websites.insert(website(org.id)));
       const first = await firstPage(org.id);
       expect(await firstPage(org.id)).toBe(first);
       expect(Object.isFrozen(first) && Object.isFrozen(first[0])).toBe(true);
+      await ctx.db.transaction((s) => s.audit.append(auditEntry(org.id)));
+      expect(await firstPage(org.id)).toBe(first);
       await ctx.db.transaction((s) => s.websites.insert(website(org.id)));
       expect(await firstPage(org.id)).not.toBe(first);
     });

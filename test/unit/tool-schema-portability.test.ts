@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ANNOTATIONS } from "../../src/kernel/json-schema.ts";
 import { discoveryTools } from "../../src/mcp/discovery.ts";
 import { mcpTools } from "../../src/mcp/tool-list.ts";
 import { tools } from "../../tools/index.ts";
@@ -8,16 +9,6 @@ import { tools } from "../../tools/index.ts";
 // constrains anything (`{}` or a description alone), and a `$ref` that leaves the document. Every listed schema
 // must pass the same rules, and every local `$ref` must name a `$defs` entry of its own schema.
 
-/** Keywords that only annotate: a schema holding nothing else accepts any value. */
-const ANNOTATIONS = new Set([
-  "description",
-  "title",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-]);
 const ONE = ["items", "not", "propertyNames", "contains", "if", "then", "else"];
 const LIST = ["anyOf", "oneOf", "allOf", "prefixItems"];
 const MAP = ["properties", "patternProperties", "$defs", "dependentSchemas"];

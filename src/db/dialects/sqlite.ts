@@ -8,7 +8,7 @@ import { migrationsFolder } from "../migrations-folder.ts";
 import { tables } from "../schema/sqlite.ts";
 import { bindStores } from "../stores/index.ts";
 import { sqliteDb } from "../types.ts";
-import { WriteTracker } from "../write-generation.ts";
+import { sqliteDataVersion, WriteTracker } from "../write-generation.ts";
 import { memoryRateLimiter } from "./memory-buckets.ts";
 
 /**
@@ -29,11 +29,6 @@ export function openSqlite(options: OpenOptions): Database {
   const writes = new WriteTracker();
   const db = drizzle(sqlite, { logger: { logQuery: (query) => writes.logger.logQuery(query) } });
   applyMigrations(sqlite, db);
-  const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
-  let version: number | undefined;
-  const forget = () => {
-    version = undefined;
-  };
   const stores = bindStores(sqliteDb(db), tables, "sqlite");
 
   let tail: Promise<unknown> = Promise.resolve();
@@ -65,14 +60,7 @@ export function openSqlite(options: OpenOptions): Database {
         }
       }),
     read: (work) => exclusive(() => work(stores)),
-    externalVersion() {
-      // Read once per turn of the event loop: the caches one request consults share one look (~3 µs each).
-      if (version === undefined) {
-        version = dataVersion.get() as number;
-        queueMicrotask(forget);
-      }
-      return version;
-    },
+    externalVersion: sqliteDataVersion(sqlite),
     async close() {
       await exclusive(async () => sqlite.close());
     },

@@ -32,8 +32,11 @@ export interface ApiKeyStore {
 export function apiKeyStore(db: Db, t: Tables, dialect: Dialect): ApiKeyStore {
   const k = t.apiKeys;
   const kw = t.apiKeyWebsites;
-  // Every authenticated request looks its key up: on SQLite the record is reused while the database is unchanged.
-  const bySecretHash = unchangedCache<ApiKeyRecord | undefined>(db, dialect, 4096);
+  // Every authenticated request looks its key up: on SQLite the record is reused while its tables are unchanged.
+  const bySecretHash = unchangedCache<ApiKeyRecord | undefined>(db, dialect, 4096, [
+    "api_keys",
+    "api_key_websites",
+  ]);
 
   const byId = once(() =>
     db

@@ -1,18 +1,61 @@
 import type BetterSqlite3 from "better-sqlite3";
 import type { Db, Dialect } from "../types.ts";
+import { sqliteDataVersion, writeGeneration } from "../write-generation.ts";
 
 /**
- * Results of reads that depend on nothing but rows of the database, reused while the database is unchanged.
- * Only on SQLite, where "unchanged" is cheap to ask and exact: before each use the connection is asked for
- * `total_changes()` (every row this connection inserted, updated or deleted, committed or not) and
- * `PRAGMA data_version` (moves when any other connection, in this process or another, commits a change). While
- * both are equal to what they were when the entry was read, the rows it was read from are the same, so a change
- * (a revoked key, a renamed website) is seen by the very next read, as without the cache. Inside a transaction of
- * this connection nothing is cached or reused (its changes could still be rolled back). On PostgreSQL every `get`
- * loads: nodes share the database, and asking it whether anything changed costs a round trip like the read.
+ * The one cache of database reads (the stores' API-key lookup and website pages, hosting's host, publish-pointer
+ * and asset lookups). An entry is reused while `generation` has not moved since it was read, and for at most
+ * `ttlMs`. `generation` is a `writeGeneration` of the tables the entry was read from: it moves with every write of
+ * those tables through this process (at once, even inside a transaction that later rolls back) and, on SQLite,
+ * with every commit of another process (seen from the next event-loop iteration on, see `sqliteDataVersion`).
+ * On PostgreSQL other nodes' writes are invisible to it: there `ttlMs` bounds how stale an entry may be (or the
+ * read is not cached at all). Past `maxEntries` the oldest entry goes.
  */
-export interface UnchangedCache<V> {
-  /** The value of `key`: reused if it was loaded while the database was as it is now, else `load()`ed. */
+export class UnchangedCache<K, V> {
+  readonly #entries = new Map<K, { value: V; generation: number; expires: number }>();
+
+  constructor(
+    readonly maxEntries: number,
+    readonly generation: () => number,
+    readonly ttlMs = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** The entry of `key` while it is fresh (`undefined` when there is none, or it went stale). */
+  #fresh(key: K) {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.generation === this.generation() && (this.ttlMs === Infinity || entry.expires > Date.now())) {
+      return entry;
+    }
+    this.#entries.delete(key);
+    return undefined;
+  }
+
+  /** The value read for `key`, when still fresh; undefined otherwise (then `through` reads it). */
+  get(key: K): V | undefined {
+    return this.#fresh(key)?.value;
+  }
+
+  /**
+   * Reads `key` through the cache: `read` runs unless a fresh entry exists, and its value is kept when `keep`
+   * accepts it and no write of the cache's tables started or ended while it ran.
+   */
+  async through(key: K, read: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
+    const cached = this.#fresh(key);
+    if (cached) return cached.value;
+    const generation = this.generation();
+    const expires = this.ttlMs === Infinity ? 0 : Date.now() + this.ttlMs;
+    const value = await read();
+    if (keep(value) && generation === this.generation()) {
+      if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as K);
+      this.#entries.set(key, { value, generation, expires });
+    }
+    return value;
+  }
+}
+
+/** A store's cache of reads: `get` returns the value of `key`, reused while unchanged, or `load()`s it. */
+export interface StoreCache<V> {
   get(key: string, load: () => Promise<V>): Promise<V>;
 }
 
@@ -20,39 +63,24 @@ export interface UnchangedCache<V> {
 type WithClient = { $client?: BetterSqlite3.Database };
 
 /**
- * A cache of at most `maxEntries` values (deep-frozen: callers share them) for the stores of `db`. All of it is
- * dropped when the database changed; past `maxEntries` the oldest entry goes.
+ * A store's `UnchangedCache` of at most `maxEntries` values read from `tableNames` (deep-frozen: callers share
+ * them). Only on SQLite, where every change is seen without a query (this process's writes at once, other
+ * processes' commits from the next event-loop iteration on). On PostgreSQL every `get` loads: nodes share the
+ * database, and asking it whether anything changed costs a round trip like the read.
  */
-export function unchangedCache<V>(db: Db, dialect: Dialect, maxEntries: number): UnchangedCache<V> {
+export function unchangedCache<V>(
+  db: Db,
+  dialect: Dialect,
+  maxEntries: number,
+  tableNames: readonly string[],
+): StoreCache<V> {
   const client = dialect === "sqlite" ? (db as unknown as WithClient).$client : undefined;
   if (!client) return { get: (_key, load) => load() };
-  const changes = client.prepare("SELECT total_changes()").pluck();
-  const dataVersion = client.prepare("PRAGMA data_version").pluck();
-  const entries = new Map<string, V>();
-  let seenChanges = -1;
-  let seenVersion = -1;
-
-  return {
-    async get(key, load) {
-      if (client.inTransaction) return load();
-      const nowChanges = changes.get() as number;
-      const nowVersion = dataVersion.get() as number;
-      if (nowChanges !== seenChanges || nowVersion !== seenVersion) {
-        entries.clear();
-        seenChanges = nowChanges;
-        seenVersion = nowVersion;
-      } else if (entries.has(key)) {
-        return entries.get(key) as V;
-      }
-      const value = deepFreeze(await load());
-      // Kept only if nothing changed while it loaded (the load is synchronous on SQLite; this is the proof).
-      if (changes.get() === seenChanges && dataVersion.get() === seenVersion) {
-        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-        entries.set(key, value);
-      }
-      return value;
-    },
-  };
+  const cache = new UnchangedCache<string, V>(
+    maxEntries,
+    writeGeneration(tableNames, sqliteDataVersion(client)),
+  );
+  return { get: (key, load) => cache.through(key, async () => deepFreeze(await load())) };
 }
 
 function deepFreeze<V>(value: V): V {

@@ -65,8 +65,8 @@ export function websiteStore(db: Db, t: Tables, dialect: Dialect): WebsiteStore 
       .prepare();
   const firstPageOfOrg = once(() => page(false));
   const nextPageOfOrg = once(() => page(true));
-  // The pages of an organization's list, on SQLite reused while the database is unchanged.
-  const pagesOfOrg = unchangedCache<WebsiteRecord[]>(db, dialect, 256);
+  // The pages of an organization's list, on SQLite reused while no website is written.
+  const pagesOfOrg = unchangedCache<WebsiteRecord[]>(db, dialect, 256, ["websites"]);
 
   return {
     async insert(website) {

@@ -9,6 +9,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
+import { dumpError, engineLimitOf, type GuestThrown } from "../guest-runtime.ts";
 import { boundedQuickJS } from "../sandbox/bounded-engine.ts";
 import type {
   FetchAnswer,
@@ -27,38 +28,17 @@ const quickjs = engine.quickjs;
 /** A thrown guest value, or a limit the engine enforced. */
 class Stop extends Error {
   readonly limit: FunctionLimit | undefined;
-  readonly guest: { name: string; message: string; stack: string };
-  constructor(guest: { name: string; message: string; stack: string }, limit?: FunctionLimit) {
+  readonly guest: GuestThrown;
+  constructor(guest: GuestThrown, limit?: FunctionLimit) {
     super(guest.message);
     this.guest = guest;
     this.limit = limit;
   }
 }
 
-function limitOf(name: string, message: string): FunctionLimit | undefined {
-  if (name === "InternalError" && message === "interrupted") return "time";
-  if (/out of memory/i.test(message) || engine.exhausted()) return "memory";
-  if (name === "InternalError" && /stack overflow/i.test(message)) return "stack";
-  return undefined;
-}
-
 function stopOf(ctx: QuickJSContext, handle: QuickJSHandle): Stop {
-  let value: unknown;
-  try {
-    value = ctx.dump(handle);
-  } catch {
-    value = undefined;
-  } finally {
-    handle.dispose();
-  }
-  const record = value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
-  const str = (v: unknown, max: number) => (typeof v === "string" ? v.slice(0, max) : undefined);
-  const guest = {
-    name: str(record?.name, 100) ?? "Error",
-    message: str(record?.message, 2000) ?? (record ? "an object was thrown" : String(value).slice(0, 2000)),
-    stack: str(record?.stack, 20_000) ?? "",
-  };
-  return new Stop(guest, limitOf(guest.name, guest.message));
+  const guest = dumpError(ctx, handle);
+  return new Stop(guest, engineLimitOf(guest, engine.exhausted()));
 }
 
 function unwrap(ctx: QuickJSContext, result: ReturnType<QuickJSContext["evalCode"]>): QuickJSHandle {

@@ -10,6 +10,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
+import { dumpError, engineLimitOf } from "../guest-runtime.ts";
 import { boundedQuickJS } from "./bounded-engine.ts";
 import { readLogs, readPage, readPlan } from "./guest-output.ts";
 import type {
@@ -48,30 +49,10 @@ class EngineFailure extends Error {
   }
 }
 
-function limitOf(name: string, message: string): LimitHit["kind"] | undefined {
-  if (name === "InternalError" && message === "interrupted") return "time";
-  if (/out of memory/i.test(message) || engine.exhausted()) return "memory";
-  if (name === "InternalError" && /stack overflow/i.test(message)) return "stack";
-  return undefined;
-}
-
-function describe(ctx: QuickJSContext, handle: QuickJSHandle, file: string): GuestProblem {
-  let value: unknown;
-  try {
-    value = ctx.dump(handle);
-  } catch {
-    value = undefined;
-  } finally {
-    handle.dispose();
-  }
-  const record = value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
-  const str = (v: unknown, max: number) => (typeof v === "string" ? v.slice(0, max) : undefined);
-  return {
-    file,
-    name: str(record?.name, 100) ?? "Error",
-    message: str(record?.message, 2000) ?? (record ? "an object was thrown" : String(value).slice(0, 2000)),
-    stack: str(record?.stack, 20_000) ?? "",
-  };
+/** The guest exception a QuickJS error handle holds (the handle is disposed). */
+function guestError(ctx: QuickJSContext, handle: QuickJSHandle, file: string): GuestError {
+  const thrown = dumpError(ctx, handle);
+  return new GuestError({ file, ...thrown }, engineLimitOf(thrown, engine.exhausted()));
 }
 
 /** Runs guest code; a host-side exception (engine stack overflow, a trap) becomes an EngineFailure. */
@@ -91,8 +72,7 @@ function guest(
     );
   }
   if (result.error) {
-    const problem = describe(ctx, result.error, file);
-    throw new GuestError(problem, limitOf(problem.name, problem.message));
+    throw guestError(ctx, result.error, file);
   }
   return result.value;
 }
@@ -109,14 +89,12 @@ function settle(ctx: QuickJSContext, rt: QuickJSRuntime, promise: QuickJSHandle,
   try {
     const jobs = rt.executePendingJobs();
     if (jobs.error) {
-      const problem = describe(ctx, jobs.error, file);
-      throw new GuestError(problem, limitOf(problem.name, problem.message));
+      throw guestError(ctx, jobs.error, file);
     }
     const state = ctx.getPromiseState(promise);
     if (state.type === "fulfilled") return takeString(ctx, state.value);
     if (state.type === "rejected") {
-      const problem = describe(ctx, state.error, file);
-      throw new GuestError(problem, limitOf(problem.name, problem.message));
+      throw guestError(ctx, state.error, file);
     }
     throw new GuestError(
       {

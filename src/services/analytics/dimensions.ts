@@ -1,3 +1,4 @@
+import { isbot } from "isbot";
 import { UAParser } from "ua-parser-js";
 import { WeightedLru } from "../../hosting/lru.ts";
 
@@ -80,12 +81,19 @@ export interface Client {
   os: string;
 }
 
-const clients = new WeightedLru<string, Client>(5_000, 1);
+const clients = new WeightedLru<string, Client | null>(5_000, 1);
 
-/** Device type, browser and OS of a user agent (parsed once per distinct agent, then cached). */
-export function clientOf(userAgent: string): Client {
+/**
+ * Device type, browser and OS of a user agent, or null for a bot or crawler (the `isbot` list) or no agent at all.
+ * Agents repeat: each distinct one is parsed once, then served from a bounded cache (the last 5,000 agents).
+ */
+export function clientOf(userAgent: string): Client | null {
   const cached = clients.get(userAgent);
-  if (cached) return cached;
+  if (cached !== undefined) return cached;
+  if (!userAgent || isbot(userAgent)) {
+    clients.set(userAgent, null, 1);
+    return null;
+  }
   const parsed = new UAParser(userAgent).getResult();
   const type = parsed.device.type;
   const client: Client = {

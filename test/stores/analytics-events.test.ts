@@ -1,0 +1,102 @@
+// Raw events go into the database as one JSON array per statement: every column comes back exactly as written, on
+// both databases, whatever the text holds (quotes, backslashes, non-ASCII, JSON-looking strings) and for batches
+// larger than one statement.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AnalyticsEventRecord } from "../../src/db/stores/analytics.ts";
+import { newId } from "../../src/kernel/ids.ts";
+import { dialects } from "../support/databases.ts";
+import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+
+const BASE = Date.UTC(2026, 0, 5, 12);
+
+for (const dialect of dialects) {
+  describe.skipIf(!dialect.available)(`analytics event inserts [${dialect.name}]`, () => {
+    let t: TestPlatform;
+    let websiteId: string;
+
+    beforeAll(async () => {
+      t = await createTestPlatform(dialect.name);
+      websiteId = (await t.createWebsite("Inserted")).id;
+    });
+    afterAll(() => t?.close());
+
+    const event = (i: number, extra: Partial<AnalyticsEventRecord> = {}): AnalyticsEventRecord => ({
+      id: `ev_${String(i).padStart(6, "0")}_${newId()}`,
+      websiteId,
+      ts: BASE + i,
+      name: "pageview",
+      path: `/p/${i}/`,
+      visitorId: `v${i % 7}`,
+      sessionId: `s${i % 11}`,
+      source: "Direct",
+      referrer: "",
+      utmSource: "",
+      utmMedium: "",
+      utmCampaign: "",
+      utmTerm: "",
+      utmContent: "",
+      device: "desktop",
+      browser: "Chrome",
+      os: "Linux",
+      country: "",
+      engagementMs: 0,
+      props: null,
+      ...extra,
+    });
+
+    it("stores every column as given, odd text and properties included", async () => {
+      const rows = [
+        event(1, {
+          path: `/ü/日本/"quoted"/back\\slash/'single'`,
+          source: "Hacker News",
+          referrer: "news.ycombinator.com",
+          utmSource: '{"not":"json"}',
+          utmMedium: "null",
+          utmCampaign: "=cmd|' /C calc'!A0",
+          utmTerm: "line\nbreak\ttab",
+          utmContent: "😀",
+          device: "mobile",
+          browser: "Mobile Safari",
+          os: "iOS",
+          country: "DE",
+        }),
+        event(2, { name: "Signup", props: { plan: "pro", "ö key": 'va"lue\\', empty: "" } }),
+        event(3, { name: "engagement", engagementMs: 86_400_000, ts: 4_102_444_800_000 }),
+        event(4, { props: {} }),
+      ];
+      await t.platform.db.transaction((s) => s.analytics.insertEvents(rows));
+      const stored = await t.platform.db.read((s) =>
+        s.analytics.rawEvents(
+          websiteId,
+          { from: 0, to: 5_000_000_000_000 },
+          { limit: 10, pageviewsOnly: false },
+        ),
+      );
+      expect(stored).toEqual([rows[0], rows[1], rows[3], rows[2]]);
+    });
+
+    it("writes a batch larger than one statement, all or nothing", async () => {
+      const from = BASE + 1_000_000;
+      const rows = Array.from({ length: 12_345 }, (_, i) => event(1_000_000 + i));
+      await t.platform.db.transaction((s) => s.analytics.insertEvents(rows));
+      const stored = await t.platform.db.read((s) =>
+        s.analytics.rawEvents(websiteId, { from, to: from + 20_000 }, { limit: 20_000, pageviewsOnly: true }),
+      );
+      expect(stored.map((r) => r.id)).toEqual(rows.map((r) => r.id));
+      expect(stored[12_344]).toEqual(rows[12_344]);
+
+      // A duplicate id in the last statement rolls the whole batch back.
+      const again = Array.from({ length: 6_000 }, (_, i) => event(2_000_000 + i));
+      again[5_999] = { ...again[5_999]!, id: rows[0]!.id };
+      await expect(t.platform.db.transaction((s) => s.analytics.insertEvents(again))).rejects.toThrow();
+      const after = await t.platform.db.read((s) =>
+        s.analytics.rawEvents(
+          websiteId,
+          { from: BASE + 2_000_000, to: BASE + 2_010_000 },
+          { limit: 10, pageviewsOnly: true },
+        ),
+      );
+      expect(after).toEqual([]);
+    });
+  });
+}
