@@ -1,7 +1,8 @@
-// Hourly rollups answer long reports with the figures raw events give, on both databases; housekeeping rolls up
-// only finished hours, runs idempotently, and deletes raw events past their retention once rolled up, after
-// which the rollups still answer.
+// Hourly and daily rollups answer long reports with the figures raw events give, on both databases and in zones
+// with whole-hour, fractional and daylight-saving offsets; housekeeping rolls up only finished hours, runs
+// idempotently, and deletes raw events past their retention once rolled up, after which the rollups still answer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Dimension } from "../../src/db/stores/analytics-sql.ts";
 import type { Hit } from "../../src/services/analytics/collector.ts";
 import { purgeAnalytics, ROLLUP_LAG_MS, rollUpAnalytics } from "../../src/services/analytics/housekeeping.ts";
 import { completeCheckoutSession } from "../../src/services/billing/checkout.ts";
@@ -22,10 +23,18 @@ for (const dialect of dialects) {
     let t: TestPlatform;
     let websiteId: string;
     let host: string;
-    // Three whole UTC days, ending five days ago.
-    const firstDay = Math.floor(Date.now() / DAY) * DAY - 8 * DAY;
+    // Ten whole UTC days from 2026-10-24: Europe/Berlin leaves daylight saving on the 25th, New York on 1 November.
+    const DAYS = 10;
+    const firstDay = Date.UTC(2026, 9, 24);
     const from = new Date(firstDay).toISOString().slice(0, 10);
-    const to = new Date(firstDay + 2 * DAY).toISOString().slice(0, 10);
+    const to = new Date(firstDay + (DAYS - 1) * DAY).toISOString().slice(0, 10);
+    /** Zones and local periods whose edges cut through the traffic: whole-hour, DST and fractional offsets. */
+    const periods = [
+      { zone: "Europe/Berlin", from, to },
+      { zone: "America/New_York", from: "2026-10-26", to: "2026-11-02" },
+      { zone: "Asia/Kolkata", from: "2026-10-24", to: "2026-10-30" },
+      { zone: "UTC", from, to },
+    ];
 
     beforeAll(async () => {
       t = await createTestPlatform(dialect.name);
@@ -41,7 +50,7 @@ for (const dialect of dialects) {
       await completeCheckoutSession(t.platform.db, organizationId, paymentUrl!.split("/").pop()!);
       // Visits spread over the three days and their hours: 1 to 4 page views each, some with a custom event.
       let n = 0;
-      for (let day = 0; day < 3; day++) {
+      for (let day = 0; day < DAYS; day++) {
         for (let visitor = 0; visitor < 40; visitor++) {
           n++;
           const start = firstDay + day * DAY + ((visitor * 7919) % (DAY - 3 * 3_600_000));
@@ -79,56 +88,78 @@ for (const dialect of dialects) {
       await t?.close();
     });
 
-    const report = async () => ({
-      aggregate: (await t.call("analytics.aggregate", { websiteId, from, to, compare: false })).metrics,
-      series: (await t.call("analytics.timeseries", { websiteId, from, to, interval: "day" })).items,
-      sources: (await t.call("analytics.breakdown", { websiteId, from, to, dimension: "source", limit: 100 }))
-        .items,
-      pages: (await t.call("analytics.breakdown", { websiteId, from, to, dimension: "page", limit: 100 }))
-        .items,
-      entries: (
-        await t.call("analytics.breakdown", { websiteId, from, to, dimension: "entry_page", limit: 100 })
-      ).items,
-      events: (await t.call("analytics.breakdown", { websiteId, from, to, dimension: "event", limit: 100 }))
-        .items,
-      campaigns: (
-        await t.call("analytics.breakdown", { websiteId, from, to, dimension: "utm_campaign", limit: 100 })
-      ).items,
-    });
+    const reportOf = async (p: { from: string; to: string }) => {
+      const period = { websiteId, from: p.from, to: p.to };
+      const breakdown = async (dimension: Dimension) =>
+        (await t.call("analytics.breakdown", { ...period, dimension, limit: 100 })).items;
+      return {
+        aggregate: (await t.call("analytics.aggregate", { ...period, compare: false })).metrics,
+        series: (await t.call("analytics.timeseries", { ...period, interval: "day" })).items,
+        weeks: (await t.call("analytics.timeseries", { ...period, interval: "week" })).items,
+        sources: await breakdown("source"),
+        pages: await breakdown("page"),
+        entries: await breakdown("entry_page"),
+        exits: await breakdown("exit_page"),
+        events: await breakdown("event"),
+        campaigns: await breakdown("utm_campaign"),
+      };
+    };
+    /** Every period's reports, each in its zone (UTC last, the zone left set). */
+    const reports = async () => {
+      const all: Record<string, unknown>[] = [];
+      for (const p of periods) {
+        await t.call("analytics.settings.update", { websiteId, timeZone: p.zone });
+        all.push({ zone: p.zone, ...(await reportOf(p)) });
+      }
+      return all;
+    };
+    const totals = (rollups: { from: number; to: number; days?: { from: number; to: number } }) =>
+      t.platform.db.read((s) =>
+        s.analytics.series({ raw: [], rollups: { websiteId, ...rollups } }, [{ from: 0, offset: 0 }], 1e15),
+      );
 
     it("answers from rollups with the figures of the raw events, then keeps them past the raw retention", async () => {
-      const raw = await report();
-      expect(raw.aggregate.visitors).toBe(120);
-      expect(raw.aggregate.pageviews).toBe(300);
-      expect(raw.aggregate.events).toBe(21);
+      const raw = await reports();
+      const whole = (raw.at(-1) as { aggregate: { visitors: number; pageviews: number; events: number } })
+        .aggregate;
+      expect(whole).toMatchObject({ visitors: 40 * DAYS, pageviews: 100 * DAYS, events: 7 * DAYS });
 
       const now = Date.now();
-      expect(await rollUpAnalytics(t.platform, now)).toBeGreaterThanOrEqual(8 * 24 - 3);
+      expect(await rollUpAnalytics(t.platform, now)).toBeGreaterThanOrEqual(
+        Math.floor((now - ROLLUP_LAG_MS - firstDay) / 3_600_000),
+      );
       const rolledTo = await t.platform.db.read((s) => s.analytics.rolledTo());
       expect(rolledTo).toBeLessThanOrEqual(now - ROLLUP_LAG_MS);
       expect(rolledTo % 3_600_000).toBe(0);
       // A second run finds nothing new to roll up (the last unfinished hour aside).
       expect(await rollUpAnalytics(t.platform, now)).toBe(0);
-      const rollupRows = await t.platform.db.read((s) =>
-        s.analytics.series(
-          { raw: [], rollups: { websiteId, from: firstDay, to: firstDay + 3 * DAY } },
-          [{ from: firstDay, offset: 0 }],
-          1e15,
-        ),
+      // The hourly rows alone, and the daily rows alone, hold the totals.
+      const range = { from: firstDay, to: firstDay + DAYS * DAY };
+      const expected = { visitors: 40 * DAYS, pageviews: 100 * DAYS, events: 7 * DAYS };
+      expect((await totals(range))[0]).toMatchObject(expected);
+      expect((await totals({ ...range, days: range }))[0]).toMatchObject(expected);
+      // Two days from daily rows and the hours around them from hourly rows add up like hours alone.
+      const mixed = { from: firstDay + 5 * 3_600_000, to: firstDay + 3 * DAY + 7 * 3_600_000 };
+      expect(await totals({ ...mixed, days: { from: firstDay + DAY, to: firstDay + 3 * DAY } })).toEqual(
+        await totals(mixed),
       );
-      expect(rollupRows[0]).toMatchObject({ visitors: 120, pageviews: 300 });
-      expect(await report()).toEqual(raw);
+      expect(await reports()).toEqual(raw);
 
       // Thirteen months on, the raw events are gone and the rollups still answer.
       const later = now + 400 * DAY;
       await rollUpAnalytics(t.platform, later);
-      expect(await purgeAnalytics(t.platform, later)).toBe(321);
+      expect(await purgeAnalytics(t.platform, later)).toBe(107 * DAYS);
       const left = await t.platform.db.read((s) =>
         s.analytics.rawEvents(websiteId, { from: 0, to: later }, { limit: 10, pageviewsOnly: false }),
       );
       expect(left).toEqual([]);
-      expect(await report()).toEqual(raw);
-      // Rolling up 400 days is hundreds of statements: a generous bound for a loaded machine.
+      // Zones whose offset is not whole hours: past the raw events a time series counts each rollup hour in the
+      // local bucket its start falls in (docs/analytics.md), so only their totals and breakdowns must match.
+      const after = await reports();
+      const fractional = (r: Record<string, unknown>) => r.zone === "Asia/Kolkata";
+      expect(after.filter((r) => !fractional(r))).toEqual(raw.filter((r) => !fractional(r)));
+      const { series: _s, weeks: _w, ...kept } = raw.find(fractional)!;
+      expect(after.find(fractional)).toMatchObject(kept);
     }, 300_000);
   });
 }

@@ -64,7 +64,34 @@ export function analyticsTables(c: Columns, { websites }: Pick<CoreTables, "webs
       bounces: c.integer("bounces").notNull(),
       durationMs: c.ms("duration_ms").notNull(),
     },
-    (t) => [c.primaryKey({ columns: [t.websiteId, t.dimension, t.hour, t.value] })],
+    (t) => [
+      c.primaryKey({ columns: [t.websiteId, t.dimension, t.hour, t.value] }),
+      c.index("analytics_rollups_hour_idx").on(t.hour),
+    ],
+  );
+
+  /**
+   * Daily totals per website, dimension and value: the sums of a whole UTC day's hourly rollups, written when the
+   * day's last hour is rolled up, so a long report reads one row per day and value instead of 24.
+   */
+  const analyticsDailyRollups = c.table(
+    "analytics_daily_rollups",
+    {
+      websiteId: c
+        .text("website_id")
+        .notNull()
+        .references(() => websites.id, { onDelete: "cascade" }),
+      dimension: c.text("dimension").notNull(),
+      day: c.ms("day").notNull(),
+      value: c.text("value").notNull(),
+      pageviews: c.integer("pageviews").notNull(),
+      events: c.integer("events").notNull(),
+      visitors: c.integer("visitors").notNull(),
+      visits: c.integer("visits").notNull(),
+      bounces: c.integer("bounces").notNull(),
+      durationMs: c.ms("duration_ms").notNull(),
+    },
+    (t) => [c.primaryKey({ columns: [t.websiteId, t.dimension, t.day, t.value] })],
   );
 
   /** How far the hourly rollups reach (one row, `hourly`): every hour before `rolledTo` is rolled up. */
@@ -91,5 +118,12 @@ export function analyticsTables(c: Columns, { websites }: Pick<CoreTables, "webs
     updatedAt: c.ms("updated_at").notNull(),
   });
 
-  return { analyticsEvents, analyticsRollups, analyticsRollupProgress, analyticsSalts, analyticsSettings };
+  return {
+    analyticsEvents,
+    analyticsRollups,
+    analyticsDailyRollups,
+    analyticsRollupProgress,
+    analyticsSalts,
+    analyticsSettings,
+  };
 }

@@ -44,6 +44,7 @@ export const {
   cmsItemUniques,
   analyticsEvents,
   analyticsRollups,
+  analyticsDailyRollups,
   analyticsRollupProgress,
   analyticsSalts,
   analyticsSettings,

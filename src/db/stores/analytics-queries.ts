@@ -29,11 +29,12 @@ export interface MetricRow {
 
 /**
  * Where a report reads from: raw events of `raw` scopes (each a time range with the report's filters), plus the
- * hourly rollups of [rollups.from, rollups.to) when the report has no filters.
+ * rollups of [rollups.from, rollups.to) when the report has no filters: the daily rollups for the whole UTC days
+ * of `rollups.days` (within that range), the hourly ones for the rest.
  */
 export interface ReportSource {
   raw: readonly Scope[];
-  rollups?: { websiteId: string; from: number; to: number };
+  rollups?: { websiteId: string; from: number; to: number; days?: { from: number; to: number } };
 }
 
 /** What a breakdown groups by: a dimension, or a property of custom events. */
@@ -91,12 +92,19 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
   function parts(
     source: ReportSource,
     raw: (scope: Scope) => SQL,
-    rolled?: { dimension: string; value: SQL },
+    rolled?: { dimension: string; value: (time: SQL) => SQL },
   ): SQL {
     const all = source.raw.filter((scope) => scope.to > scope.from).map(raw);
-    if (source.rollups && rolled && source.rollups.to > source.rollups.from) {
-      const r = source.rollups;
-      all.push(metricsOfRollups(r.websiteId, rolled.dimension, r.from, r.to, rolled.value));
+    const r = source.rollups;
+    if (r && rolled && r.to > r.from) {
+      const days = r.days && r.days.to > r.days.from ? r.days : { from: r.to, to: r.to };
+      const ranges = [
+        { from: r.from, to: days.from },
+        { ...days, daily: true },
+        { from: days.to, to: r.to },
+      ].filter((range) => range.to > range.from);
+      for (const range of ranges)
+        all.push(metricsOfRollups(r.websiteId, rolled.dimension, range, rolled.value));
     }
     if (all.length === 0)
       return sql`select '' as v, 0 as visitors, 0 as visits, 0 as pageviews, 0 as events, 0 as bounces, 0 as duration where 1 = 0`;
@@ -105,11 +113,12 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
 
   return {
     async series(source, offsets, size, instant = false) {
-      const bucket = (column: string) => bucketSql(sql.raw(column), offsets, size, instant);
-      const query = parts(source, (scope) => metricsOfVisits(visitRowsSql(dialect, scope, bucket("ev.ts"))), {
-        dimension: "",
-        value: bucket("hour"),
-      });
+      const bucket = (column: SQL) => bucketSql(column, offsets, size, instant);
+      const query = parts(
+        source,
+        (scope) => metricsOfVisits(visitRowsSql(dialect, scope, bucket(sql.raw("ev.ts")))),
+        { dimension: "", value: bucket },
+      );
       return (await rawRows<Record<string, unknown>>(db, dialect, query)).map(toRow);
     },
     async breakdown(source, grouping, page) {
@@ -122,7 +131,7 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
         source,
         (scope) =>
           metricsOfVisits(visitRowsSql(dialect, scope, value, { where, uses: dimension ? [dimension] : [] })),
-        dimension ? { dimension, value: sql.raw("value") } : undefined,
+        dimension ? { dimension, value: () => sql.raw("value") } : undefined,
       );
       const collate = byteOrder(dialect);
       const after = page.after

@@ -135,15 +135,18 @@ export function metricsOfVisits(visits: SQL): SQL {
   return sql`select v, count(distinct visitor_id) as visitors, count(*) as visits, sum(pv) as pageviews, sum(evs) as events, sum(case when pv <= 1 then 1 else 0 end) as bounces, sum(t1 - t0) as duration from (${visits}) s group by v`;
 }
 
-/** Rollup rows of a website and dimension over whole hours [from, to), grouped by `value` (SQL over `hour`/`value`). */
+/**
+ * Rollup rows of a website and dimension over [from, to), grouped by `value` (SQL over `value` and the time column):
+ * hourly rows over whole hours, or with `daily` the daily rows over whole UTC days (column `day`).
+ */
 export function metricsOfRollups(
   websiteId: string,
   dimension: string,
-  from: number,
-  to: number,
-  value: SQL,
+  range: { from: number; to: number; daily?: boolean },
+  value: (time: SQL) => SQL,
 ): SQL {
-  return sql`select ${value} as v, sum(visitors) as visitors, sum(visits) as visits, sum(pageviews) as pageviews, sum(events) as events, sum(bounces) as bounces, sum(duration_ms) as duration from analytics_rollups where website_id = ${websiteId} and dimension = ${dimension} and hour >= ${from} and hour < ${to} group by 1`;
+  const [table, time] = range.daily ? ["analytics_daily_rollups", "day"] : ["analytics_rollups", "hour"];
+  return sql`select ${value(sql.raw(time))} as v, sum(visitors) as visitors, sum(visits) as visits, sum(pageviews) as pageviews, sum(events) as events, sum(bounces) as bounces, sum(duration_ms) as duration from ${sql.raw(table)} where website_id = ${websiteId} and dimension = ${dimension} and ${sql.raw(time)} >= ${range.from} and ${sql.raw(time)} < ${range.to} group by 1`;
 }
 
 /** Sums metric rows of several sources (raw events before and after the rollups, the rollups) per value. */

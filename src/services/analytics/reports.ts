@@ -104,8 +104,8 @@ export function previousPeriod(period: Period): Period {
 }
 
 /**
- * Where a report over [start, end) reads: the hourly rollups for the whole hours they cover (reports without
- * filters), raw events for the rest. Filtered reports and event properties read raw events only (rollups keep each
+ * Where a report over [start, end) reads: the rollups for the whole hours they cover (reports without filters;
+ * daily rollups for the whole UTC days among them, except in a time series), raw events for the rest. Filtered reports and event properties read raw events only (rollups keep each
  * dimension alone); `rawFrom` is then set when rollups hold traffic of the period from before the oldest raw event
  * kept, which those reports cannot count. `bucketsIn` names the zone of a time series: in a zone whose offset is
  * not whole hours, an hourly rollup straddles two local buckets, so raw events answer wherever they are kept.
@@ -138,9 +138,11 @@ export async function sourceOf(
   if (to <= from || (to - from < ROLLUPS_FROM_MS && ((await oldest()) ?? range.end) <= range.start)) {
     return { raw: [scope(range.start, range.end)] };
   }
+  // Totals and breakdowns read daily rollups for the whole UTC days inside; a time series' local buckets need hours.
+  const days = { from: Math.ceil(from / DAY) * DAY, to: Math.floor(to / DAY) * DAY };
   return {
     raw: [scope(range.start, from), scope(to, range.end)],
-    rollups: { websiteId, from, to },
+    rollups: { websiteId, from, to, ...(how.bucketsIn || days.to <= days.from ? {} : { days }) },
   };
 }
 
