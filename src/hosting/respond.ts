@@ -337,7 +337,10 @@ export function cachedReply(
   if (plan) return fileReply(request, plan, file, 200, raw, encoded);
   const body = encoded ?? raw;
   let variants = kept.get(file);
-  if (!variants) kept.set(file, (variants = new Map()));
+  if (!variants) {
+    variants = new Map();
+    kept.set(file, variants);
+  }
   const key = `${request.method}:${encoding ?? ""}`;
   const known = variants.get(key);
   if (known && known.policy === policy && known.length === body.byteLength) {
