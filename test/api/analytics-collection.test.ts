@@ -34,7 +34,7 @@ for (const dialect of dialects) {
     let t: TestPlatform;
     let server: Listening;
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
+      t = await createTestPlatform(dialect.name, { analyticsThread: true });
       server = await listen(t.app, 0);
     });
     afterAll(async () => {
@@ -181,6 +181,7 @@ for (const dialect of dialects) {
         maxBuffered: 3,
         batchSize: 100,
         flushIntervalMs: 60_000,
+        databaseUrl: t.databaseUrl,
       });
       const hit = {
         websiteId: w.id,
