@@ -7,9 +7,16 @@ export interface KeysetPosition {
   id: string;
 }
 
+let lastPosition: KeysetPosition = { createdAt: Number.NaN, id: "" };
+let lastCursor = "";
+
 /** Encodes a keyset position as an opaque cursor string. Clients pass it back unchanged. */
 export function encodeCursor(position: KeysetPosition): string {
-  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString("base64url");
+  // The same page read again ends at the same position: its cursor is reused.
+  if (position.createdAt === lastPosition.createdAt && position.id === lastPosition.id) return lastCursor;
+  lastCursor = Buffer.from(JSON.stringify([position.createdAt, position.id])).toString("base64url");
+  lastPosition = { createdAt: position.createdAt, id: position.id };
+  return lastCursor;
 }
 
 /** Decodes a cursor from `encodeCursor`; anything else is a `validation` error naming `cursor`. */
