@@ -57,7 +57,13 @@ export async function overWrk(
       },
       {
         name: "REST ours",
-        load: { url: `${ours.url}${list}`, method: "GET", headers: {}, expect: '{"items":[' },
+        // Addressed as clients address the API: by its configured host (not the listener's 127.0.0.1:port).
+        load: {
+          url: `${ours.url}${list}`,
+          method: "GET",
+          headers: { Host: new URL(fx.platform.config.baseUrl).host },
+          expect: '{"items":[',
+        },
       },
       ...templates.map((t) => ({
         name: `MCP ours ${t.protocol}`,
