@@ -159,8 +159,13 @@ function textStream(
       next = null;
     },
   });
+  const extra = Object.entries(stream.headers ?? {}).flatMap(([name, header]) => {
+    const value = header.value(first);
+    return value === null ? [] : [[name, value] as const];
+  });
   return new Response(body, {
     headers: {
+      ...Object.fromEntries(extra),
       "content-type": stream.contentType,
       "content-disposition": `attachment; filename="${stream.filename(input)}"`,
       "cache-control": "no-store",
