@@ -9,6 +9,7 @@ export default defineConfig({
     "markdown-worker": "src/framework/markdown-worker.ts",
     "function-worker": "src/framework/functions/worker.ts",
     "context-pdf-worker": "src/services/context/pdf-worker.ts",
+    "analytics-writer": "src/services/analytics/writer-worker.ts",
   },
   format: ["esm"],
   target: "node22",

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { createMcpHandler, isLegacyRequest, McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import BetterSqlite3 from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { H3 } from "h3";
@@ -9,8 +9,9 @@ import { tables } from "../src/db/schema/sqlite.ts";
 import { bindStores } from "../src/db/stores/index.ts";
 import { checkJsonShape } from "../src/kernel/json-depth.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
-import { fastModernToolsCall, fastToolsCall } from "../src/mcp/fast-call.ts";
+import { eraClassifier, fastModernToolsCall, fastToolsCall, toolsCallOf } from "../src/mcp/fast-call.ts";
 import { mcpTools } from "../src/mcp/tool-list.ts";
+import { readBodyText } from "../src/rest/body.ts";
 import { json } from "../src/rest/http.ts";
 import { median, runGroup, type Settings, type Variant } from "./harness.ts";
 import { MCP_ORIGIN, type McpCallTemplate, mcpBodyOk, mcpRequest } from "./mcp-requests.ts";
@@ -153,13 +154,18 @@ function mcpLayerAlone(output: Record<string, unknown>) {
     structuredContent: output,
   };
   const known = (name: string) => name === "websites_list";
-  const call = async () => result;
+  const run = async () => result;
+  const classify = eraClassifier();
+  const info = { name: "sitewright", version: "0" };
+  const limit = { maxBytes: 1024 * 1024, timeoutMs: 30_000 };
   return async (request: Request) => {
-    const body = JSON.parse(await request.text()) as unknown;
+    const body = JSON.parse(await readBodyText(request, limit)) as unknown;
     checkJsonShape(body);
-    const answer = (await isLegacyRequest(request, body))
-      ? fastToolsCall(request, body, known, call)
-      : fastModernToolsCall(request, body, { name: "sitewright", version: "0" }, known, call);
+    const call = toolsCallOf(body);
+    const answer =
+      classify(request, body, call) === "legacy"
+        ? fastToolsCall(request, call, known, run)
+        : fastModernToolsCall(request, call, info, known, run);
     if (!answer) throw new Error("the bench request missed the fast path");
     return answer;
   };

@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { H3 } from "h3";
+import { H3, type H3Event } from "h3";
 import { toNodeHandler } from "srvx/node";
 import { registerApp } from "./app/index.ts";
+import { siteHostMatcher } from "./hosting/host.ts";
 import { createHosting, type Hosting, type HostingOptions } from "./hosting/index.ts";
 import { registerTlsAsk } from "./hosting/tls-ask.ts";
 import { ApiError, toApiError } from "./kernel/errors.ts";
@@ -40,22 +41,20 @@ export function createApp(platform: Platform, options: { hosting?: HostingOption
       return errorResponse(toApiError(error));
     },
   });
-  // An ApiError a route lets out (a refused request body, for one) is a deliberate answer: its status and body.
-  app.use(async (_event, next) => {
-    try {
-      return await next();
-    } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error);
-      throw error;
-    }
-  });
-  // Site hosts are answered by hosting before any API route; the API host goes on to the routes below.
-  app.use(async (event, next) => {
+  // Site hosts are answered by hosting before any API route; the API and app hosts (as configured, compared as sent)
+  // go straight on to the routes below, any other host after hosting found no site for it.
+  const ownHosts = apiHosts(platform);
+  const siteOrRoutes = async (event: H3Event, next: () => unknown) => {
     const site = await hosting.resolve(event);
     if (!site) return next();
     event.context.site = site;
     return hosting.serve(event, site, clientIp(event, platform));
-  });
+  };
+  app.use((event, next) =>
+    answeringApiErrors(
+      ownHosts.has(event.req.headers.get("host") ?? event.url.host) ? next : () => siteOrRoutes(event, next),
+    ),
+  );
   registerTlsAsk(app, platform);
   const mcp = createMcpEndpoint(platform, version);
   app.all("/v1/mcp", (event) => mcp(event.req, clientIp(event, platform), requestIdOf(event)));
@@ -66,6 +65,33 @@ export function createApp(platform: Platform, options: { hosting?: HostingOption
   registerApp(app, platform);
   builtWith.set(app, { hosting, platform });
   return app;
+}
+
+/**
+ * The API and app hosts as a Host header names them (`localhost:8787`): no site is served there, so their requests
+ * skip hosting's resolution. A configured host that is also a site host (`<slug>.<sitesDomain>`) stays with hosting.
+ */
+function apiHosts(platform: Platform): Set<string> {
+  const site = siteHostMatcher(platform.config.sitesDomain);
+  const hosts = [platform.config.baseUrl, platform.config.appUrl].map((url) => new URL(url).host);
+  return new Set(hosts.filter((host) => !site(host)));
+}
+
+/** An ApiError a route lets out (a refused request body, for one) is a deliberate answer: its status and body. */
+function answeringApiErrors(next: () => unknown): unknown {
+  try {
+    const result = next();
+    return typeof (result as Promise<unknown> | undefined)?.then === "function"
+      ? Promise.resolve(result).catch(apiErrorResponse)
+      : result;
+  } catch (error) {
+    return apiErrorResponse(error);
+  }
+}
+
+function apiErrorResponse(error: unknown): Response {
+  if (error instanceof ApiError) return errorResponse(error);
+  throw error;
 }
 
 /** The hosting and platform of each app, for `listen`'s fast path, request logs and draining. */

@@ -9,7 +9,14 @@ import { ensureLocalOwner, LOCAL_OWNER_EMAIL } from "../services/organizations/b
 import { createKey } from "./keys.ts";
 import { drainAndClose, isLoopbackHost, originsFromEnv, shutdownOn } from "./lifecycle.ts";
 import { operationsFromEnv, platformSettingsOf } from "./operations-config.ts";
-import { cliCommand, DEFAULT_DATA_DIR, listenOrExplain, openLocalDatabase, parsePort } from "./support.ts";
+import {
+  cliCommand,
+  DEFAULT_DATA_DIR,
+  databaseUrl,
+  listenOrExplain,
+  openLocalDatabase,
+  parsePort,
+} from "./support.ts";
 
 /** `sitewright dev`: everything in one process on embedded SQLite, with a local owner and a first admin key. */
 export async function dev(args: string[]) {
@@ -48,7 +55,7 @@ export async function dev(args: string[]) {
         config,
         dataDir,
         ...operations.blobs,
-        analytics: operations.analytics,
+        analytics: { ...operations.analytics, databaseUrl: databaseUrl(dataDir) },
         log: operations.log,
       });
       return createApp(platform);

@@ -29,8 +29,8 @@ export interface OperationsConfig {
    * (see mediaFromEnv).
    */
   services: { research: ResearchConfig; media: MediaConfig };
-  /** The collector's GeoIP lookup, from SITEWRIGHT_GEOIP_DB (see geoipFromEnv); none without it. */
-  analytics: { countryOf?: (ip: string) => string | undefined };
+  /** The collector's GeoIP database (a MaxMind DB file's bytes), from SITEWRIGHT_GEOIP_DB (see geoipFromEnv). */
+  analytics: { geoip?: Uint8Array };
 }
 
 /** The platform settings that come from the operations environment, for `PlatformConfig`. */
@@ -110,7 +110,8 @@ export function geoipFromEnv(env: NodeJS.ProcessEnv): OperationsConfig["analytic
     throw new CliError(`SITEWRIGHT_GEOIP_DB: cannot read '${path}' (${(error as Error).message}).`);
   }
   try {
-    return { countryOf: countryLookup(bytes) };
+    countryLookup(bytes);
+    return { geoip: bytes };
   } catch (error) {
     throw new CliError(
       `SITEWRIGHT_GEOIP_DB: '${path}' is not a MaxMind DB (.mmdb) file (${(error as Error).message}).`,

@@ -7,7 +7,14 @@ import { domainConfigFromEnv } from "../services/domains/config.ts";
 import { scheduleHousekeeping } from "../services/housekeeping.ts";
 import { drainAndClose, isLoopbackHost, originsFromEnv, shutdownOn } from "./lifecycle.ts";
 import { operationsFromEnv, platformSettingsOf } from "./operations-config.ts";
-import { CliError, DEFAULT_DATA_DIR, listenOrExplain, openLocalDatabase, parsePort } from "./support.ts";
+import {
+  CliError,
+  DEFAULT_DATA_DIR,
+  databaseUrl,
+  listenOrExplain,
+  openLocalDatabase,
+  parsePort,
+} from "./support.ts";
 
 /** Why `serve` refuses to start without a mail server: the message names both ways out. */
 const NO_SMTP = `sitewright serve needs a mail server: invitations, password resets and email verification links are mailed.
@@ -71,7 +78,7 @@ export async function serveFromEnv(args: string[]) {
         db,
         config: configFor(actual),
         ...operations.blobs,
-        analytics: operations.analytics,
+        analytics: { ...operations.analytics, databaseUrl: databaseUrl(DEFAULT_DATA_DIR) },
         log: operations.log,
       });
       return createApp(platform);

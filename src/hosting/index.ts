@@ -88,11 +88,18 @@ class NodeHeaders {
   }
 }
 
-/** Writes a reply on node:http with its request id first, headers as one flat array (no header object built). */
+/**
+ * Writes a reply on node:http with its request id first, headers as one flat array: the reply's own `flat` list
+ * when it has one (node:http copies the list before `writeHead` returns, so filling in the id is safe).
+ */
 function writeReply(res: ServerResponse, requestId: string, reply: Reply): void {
-  const raw: string[] = ["x-request-id", requestId];
-  for (const name in reply.headers) raw.push(name, reply.headers[name]!);
-  res.writeHead(reply.status, raw);
+  let flat = reply.flat;
+  if (flat) flat[1] = requestId;
+  else {
+    flat = ["x-request-id", requestId];
+    for (const name in reply.headers) flat.push(name, reply.headers[name]!);
+  }
+  res.writeHead(reply.status, flat);
   res.end(reply.body ?? undefined);
 }
 

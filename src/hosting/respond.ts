@@ -55,6 +55,11 @@ export interface Reply {
   headers: Record<string, string>;
   /** Null for HEAD, 304 and redirects. */
   body: Uint8Array | null;
+  /**
+   * `headers` as node:http's flat list, led by `x-request-id` whose value (slot 1) the writer fills in: kept with
+   * replies that are reused (`cachedReply`), so the fast path builds no header list per request.
+   */
+  flat?: string[];
 }
 
 /** A reply as a web Response (srvx's FastResponse: cheap to build, converted to native only when read). */
@@ -236,7 +241,7 @@ function planFile(
   file: ServedFile,
   status: 200 | 404,
 ): FilePlan {
-  const compressible = policy.compress && isCompressible(file.contentType) && file.size >= MIN_COMPRESS_BYTES;
+  const compressible = isCompressed(policy, file);
   const headers: Record<string, string> = {
     "content-type": file.contentType,
     "cache-control": status === 200 ? policy.cacheControl(file) : policy.errorCacheControl,
@@ -246,7 +251,7 @@ function planFile(
   if (compressible) headers.vary = "Accept-Encoding";
   const validated = policy.conditional && status === 200;
   const ifNoneMatch = validated ? request.headers.get("if-none-match") : null;
-  const encoding = compressible ? negotiateEncoding(request.headers.get("accept-encoding")) : null;
+  const encoding = encodingOf(request, policy, file);
   if (!ifNoneMatch || !etagMatches(ifNoneMatch, file.sha256)) return { headers, encoding, validated };
   // The tag of the representation a 200 would carry (content that does not shrink is sent as it is).
   const tagged = encoding && caches.compressed.get(`${encoding}:${file.sha256}`) !== null ? encoding : null;
@@ -258,6 +263,14 @@ function planFile(
   };
   return { headers, encoding, validated, notModified };
 }
+
+/** Whether `file` is sent compressed when the client accepts it. */
+const isCompressed = (policy: ResponsePolicy, file: ServedFile) =>
+  policy.compress && isCompressible(file.contentType) && file.size >= MIN_COMPRESS_BYTES;
+
+/** The encoding `file` is sent with to `request` (null: as it is). */
+const encodingOf = (request: RequestLike, policy: ResponsePolicy, file: ServedFile): Encoding | null =>
+  isCompressed(policy, file) ? negotiateEncoding(request.headers.get("accept-encoding")) : null;
 
 /** The reply of a planned file from its bytes (`encoded`: the negotiated encoding's, null when it does not shrink). */
 function fileReply(
@@ -309,11 +322,45 @@ export function cachedReply(
   if (target.kind === "invalid") return undefined;
   const file = find(target.file);
   if (!file) return undefined;
-  const plan = planFile(request, policy, caches, file, 200);
-  if (plan.notModified) return plan.notModified;
+  const plan =
+    policy.conditional && request.headers.get("if-none-match")
+      ? planFile(request, policy, caches, file, 200)
+      : undefined;
+  if (plan?.notModified) return plan.notModified;
+  // Without validators a file's headers depend only on the method, the negotiated encoding and the length of the
+  // bytes: they are kept per variant with the file's record (records are cached, so are these) and reused.
+  const encoding = encodingOf(request, policy, file);
   const raw = caches.raw.get(file.sha256);
   if (!raw) return undefined;
-  const encoded = plan.encoding ? caches.compressed.get(`${plan.encoding}:${file.sha256}`) : null;
+  const encoded = encoding ? caches.compressed.get(`${encoding}:${file.sha256}`) : null;
   if (encoded === undefined) return undefined;
-  return fileReply(request, plan, file, 200, raw, encoded);
+  if (plan) return fileReply(request, plan, file, 200, raw, encoded);
+  const body = encoded ?? raw;
+  let variants = kept.get(file);
+  if (!variants) {
+    variants = new Map();
+    kept.set(file, variants);
+  }
+  const key = `${request.method}:${encoding ?? ""}`;
+  const known = variants.get(key);
+  if (known && known.policy === policy && known.length === body.byteLength) {
+    return {
+      status: 200,
+      headers: known.headers,
+      body: request.method === "HEAD" ? null : body,
+      flat: known.flat,
+    };
+  }
+  const reply = fileReply(request, planFile(request, policy, caches, file, 200), file, 200, raw, encoded);
+  const flat = ["x-request-id", ""];
+  for (const name in reply.headers) flat.push(name, reply.headers[name]!);
+  const headers = Object.freeze(reply.headers);
+  variants.set(key, { policy, length: body.byteLength, headers, flat });
+  return { ...reply, headers, flat };
 }
+
+/** The headers `cachedReply` reuses, per file record and variant. */
+const kept = new WeakMap<
+  ServedFile,
+  Map<string, { policy: ResponsePolicy; length: number; headers: Record<string, string>; flat: string[] }>
+>();

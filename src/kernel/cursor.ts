@@ -1,4 +1,5 @@
 import { ApiError } from "./errors.ts";
+import { fields, listOf } from "./schemas.ts";
 
 /** Position after the last item of a page in a newest-first keyset: creation time (ms) and id. */
 export interface KeysetPosition {
@@ -6,9 +7,16 @@ export interface KeysetPosition {
   id: string;
 }
 
+let lastPosition: KeysetPosition = { createdAt: Number.NaN, id: "" };
+let lastCursor = "";
+
 /** Encodes a keyset position as an opaque cursor string. Clients pass it back unchanged. */
 export function encodeCursor(position: KeysetPosition): string {
-  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString("base64url");
+  // The same page read again ends at the same position: its cursor is reused.
+  if (position.createdAt === lastPosition.createdAt && position.id === lastPosition.id) return lastCursor;
+  lastCursor = Buffer.from(JSON.stringify([position.createdAt, position.id])).toString("base64url");
+  lastPosition = { createdAt: position.createdAt, id: position.id };
+  return lastCursor;
 }
 
 /** Decodes a cursor from `encodeCursor`; anything else is a `validation` error naming `cursor`. */
@@ -26,21 +34,57 @@ export function decodeCursor(cursor: string): KeysetPosition {
   });
 }
 
-/** Builds the `{items, nextCursor}` envelope from a page fetched with one extra row. */
-export function page<T extends { id: string }, R>(
-  rows: T[],
-  limit: number,
-  createdAtOf: (row: T) => number,
+/** A row of a newest- or oldest-first keyset that names its own position (`createdAt`, then `id`). */
+type KeysetRow = { createdAt: number; id: string };
+
+/** One page of a cursor list, as tools return it. */
+export interface CursorPage<R> {
+  items: R[];
+  nextCursor: string | null;
+}
+
+function cursorPage<T extends KeysetRow, R>(
+  rows: readonly T[],
+  input: { limit: number },
   project: (row: T) => R,
-): { items: R[]; nextCursor: string | null } {
+): CursorPage<R>;
+function cursorPage<T, R>(
+  rows: readonly T[],
+  input: { limit: number },
+  project: (row: T) => R,
+  positionOf: (row: T) => KeysetPosition,
+): CursorPage<R>;
+function cursorPage<T, R>(
+  rows: readonly T[],
+  { limit }: { limit: number },
+  project: (row: T) => R,
+  positionOf = (row: T) => ({ createdAt: (row as KeysetRow).createdAt, id: (row as KeysetRow).id }),
+): CursorPage<R> {
   const more = rows.length > limit;
   const slice = more ? rows.slice(0, limit) : rows;
-  const last = slice[slice.length - 1];
-  return {
-    items: slice.map(project),
-    nextCursor: more && last ? encodeCursor({ createdAt: createdAtOf(last), id: last.id }) : null,
-  };
+  const last = slice.at(-1);
+  return { items: slice.map(project), nextCursor: more && last ? encodeCursor(positionOf(last)) : null };
 }
+
+/**
+ * A list paged by an opaque cursor over a keyset (`createdAt`, then `id`): the input fields agents pass, the
+ * output they get, what to ask the store for, and the page to answer with.
+ */
+export const cursorList = {
+  /** The input fields `cursor` (nextCursor of the previous page) and `limit`: spread them last into the input. */
+  input: () => ({ cursor: fields.cursor(), limit: fields.limit() }),
+  /** The output, `{ items, nextCursor }`. */
+  output: listOf,
+  /** The store's page request: the position after `cursor` (a `validation` error if it is none) and one row over `limit`. */
+  request(input: { cursor?: string; limit: number }): { after: KeysetPosition | undefined; limit: number } {
+    return { after: input.cursor ? decodeCursor(input.cursor) : undefined, limit: input.limit + 1 };
+  },
+  /**
+   * The page of rows fetched with `request`: the first `limit` rows projected, and a cursor after the last when
+   * more follow. `positionOf` names a row's position when it is not the row's own `createdAt` and `id`.
+   */
+  page: cursorPage,
+};
 
 /**
  * Encodes a keyset position of any sort order (the sort key values, then the id) as an opaque cursor; `tag`

@@ -119,6 +119,8 @@ export interface ToolDefinition<
     /** The text of one page; `first` is false for the pages after the first (which, for CSV, repeat no header). */
     text(output: z.output<O>, first: boolean): string;
     nextCursor(output: z.output<O>): string | null;
+    /** Response headers taken from the first page's output (a null value leaves the header out). */
+    headers?: Record<string, { description: string; value(output: z.output<O>): string | null }>;
   };
   /** False hides the tool from MCP (`tools/list` and `tools/call`): operations performed in the dashboard only. */
   mcp?: boolean;

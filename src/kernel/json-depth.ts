@@ -27,12 +27,32 @@ function pathOf(visit: Visit, root: string): string {
 }
 
 /**
+ * Whether `value` (at `depth`) passes the check: the common case, decided without allocating. The recursion stops
+ * past `max` levels, so its depth is bounded whatever the value; a value that fails is walked again to name the path.
+ */
+function withinShape(value: unknown, depth: number, max: number): boolean {
+  if (value === null || typeof value !== "object") return true;
+  if (depth > max) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!withinShape(value[i], depth + 1, max)) return false;
+    return true;
+  }
+  for (const key of Object.keys(value)) {
+    if (UNSTORABLE_KEYS.has(key) || !withinShape((value as Record<string, unknown>)[key], depth + 1, max)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
  * Checks a parsed JSON value right after parsing, before anything recursive sees it: nesting at most
  * `MAX_JSON_DEPTH` levels and no `__proto__` keys. Iterative (an explicit stack), so a body nested a million
  * levels deep costs one linear walk and no call stack. Errors are `validation`, naming the path where the limit
  * was passed (`root` names the whole value, e.g. "Request body").
  */
 export function checkJsonShape(value: unknown, root = "Request body", max = MAX_JSON_DEPTH): void {
+  if (withinShape(value, 1, max)) return;
   const stack: Visit[] = [{ value, depth: 1, parent: undefined, key: undefined }];
   while (stack.length > 0) {
     const visit = stack.pop()!;

@@ -5,6 +5,7 @@ import type { PrepareContext, ToolContext, Transport } from "./context.ts";
 import type { Tool } from "./define-tool.ts";
 import { ApiError, toApiError } from "./errors.ts";
 import { newId } from "./ids.ts";
+import { fitOutput } from "./output-fit.ts";
 import type { Platform } from "./platform.ts";
 import { grantsIn, grantsOnWebsite, type Principal } from "./principal.ts";
 import { noteOperation, reportFailure } from "./request-scope.ts";
@@ -186,7 +187,7 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
     const output = await platform.db.read(async (stores) =>
       tool.handler(input, context(stores, await scoped(stores))),
     );
-    const parsed = tool.output.parse(output);
+    const parsed = fitOutput(tool.output, output);
     await afterCommit();
     return parsed;
   }
@@ -202,7 +203,7 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
       committed.length = 0; // a retried unit of work starts over
       const access = await scoped(stores);
       resolved = access.resolved;
-      const output = tool.output.parse(await tool.handler(input, context(stores, access)));
+      const output = fitOutput(tool.output, await tool.handler(input, context(stores, access)));
       await stores.audit.append(auditEntry(tool, call, now, access.resolved, input, output, "success"));
       if (idempotency) await stores.idempotency.complete(idempotency.key, output);
       return output;

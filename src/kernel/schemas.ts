@@ -50,12 +50,27 @@ let isoDayPrefix = "";
 const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 
+/** Timestamps formatted lately: a list read again (the same rows) gets the very same texts back. */
+const isoTexts = new Map<number, string>();
+const ISO_TEXTS = 4096;
+
 /**
  * Unix ms → ISO 8601 UTC with milliseconds, exactly `new Date(ms).toISOString()`. A list page formats dozens of
  * timestamps, and `toISOString` costs over 1 µs each, so the date part of the last day seen is reused and the
- * time of day is formatted here (about 10× cheaper; test/unit/iso.test.ts compares both).
+ * time of day is formatted here (about 10× cheaper; test/unit/iso.test.ts compares both). The last few thousand
+ * texts are kept: a page read again reuses them, already flat for JSON and for the output check.
  */
 export function iso(ms: number): string {
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    text = formatIso(ms);
+    if (isoTexts.size === ISO_TEXTS) isoTexts.clear();
+    isoTexts.set(ms, text);
+  }
+  return text;
+}
+
+function formatIso(ms: number): string {
   if (!(ms >= 0 && ms < FAST_ISO_END)) return new Date(ms).toISOString();
   const day = Math.floor(ms / DAY_MS);
   if (day !== isoDay) {

@@ -13,7 +13,7 @@ import type { Principal } from "../kernel/principal.ts";
 import { resourceMetadataUrlOf, resourceOf, SCOPE_ALL } from "../oauth/settings.ts";
 import { bodyLimit, readBodyText } from "../rest/body.ts";
 import { errorResponse } from "../rest/http.ts";
-import { eraClassifier, fastModernToolsCall, fastToolsCall } from "./fast-call.ts";
+import { eraClassifier, fastModernToolsCall, fastToolsCall, toolsCallOf } from "./fast-call.ts";
 import { checkOrigin, corsHeaders, currentOriginPolicy, preflightResponse, withHeaders } from "./origins.ts";
 import { narrowed, selectionOf } from "./selection.ts";
 import { type CallerInfo, mcpServerFactory, SERVER_NAME, toolCaller } from "./server-factory.ts";
@@ -54,13 +54,13 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     return canCall({ ...principal, readOnly: false }, tool) ? tool : undefined;
   };
 
-  async function serveLegacy(request: Request, body: unknown, caller: CallerInfo, authInfo: object) {
+  async function serveLegacy(request: Request, body: unknown, caller: CallerInfo) {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
     await serverFor(caller).connect(transport);
-    return transport.handleRequest(request, { parsedBody: body, authInfo: authInfo as never });
+    return transport.handleRequest(request, { parsedBody: body, authInfo: authInfoOf(caller) as never });
   }
 
   const serve = async (request: Request, ip: string, requestId: string): Promise<Response> => {
@@ -75,12 +75,6 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     const selection = selectionOf(request);
     const principal = narrowed(credential, selection);
     const caller: CallerInfo = { principal, requestId, ...(selection.discover ? { discover: true } : {}) };
-    const authInfo = {
-      token: "",
-      clientId: principal.id,
-      scopes: [],
-      extra: caller as unknown as Record<string, unknown>,
-    };
     const text = await readBodyText(request, bodyLimit(platform.config, "api"));
     const body = parseJson(text);
     checkJsonShape(body);
@@ -88,22 +82,22 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     if (beyond) return insufficientScope(platform, beyond);
     if (body === undefined || !isJsonContentType(request.headers.get("content-type"))) {
       const raw = new Request(request.url, { method: "POST", headers: request.headers, body: text });
-      return await entry.fetch(raw, { authInfo });
+      return await entry.fetch(raw, { authInfo: authInfoOf(caller) });
     }
     // What the SDK's isLegacyRequest(request, body) computes, without its async wrapper; a request the
     // classifier refuses (a malformed envelope, say) is never fast-pathed: the SDK answers it.
-    const era = classify(request, body);
+    const parts = toolsCallOf(body);
+    const era = classify(request, body, parts);
+    const run = (name: string, args: Record<string, unknown> | undefined) => call(name, args, caller);
     if (era === "legacy") {
-      const fast =
-        options.fastPath !== false &&
-        fastToolsCall(request, body, known, (name, args) => call(name, args, caller));
-      return await (fast || serveLegacy(request, body, caller, authInfo));
+      const fast = options.fastPath !== false && fastToolsCall(request, parts, known, run);
+      return await (fast || serveLegacy(request, body, caller));
     }
     const fastModern =
       options.fastPath !== false &&
       era === "modern" &&
-      fastModernToolsCall(request, body, serverInfo, known, (name, args) => call(name, args, caller));
-    return await (fastModern || entry.fetch(request, { authInfo, parsedBody: body }));
+      fastModernToolsCall(request, parts, serverInfo, known, run);
+    return await (fastModern || entry.fetch(request, { authInfo: authInfoOf(caller), parsedBody: body }));
   };
 
   return async (request: Request, ip: string, requestId: string): Promise<Response> => {
@@ -146,6 +140,14 @@ function insufficientScope(platform: Platform, tool: Tool): Response {
   );
   return response;
 }
+
+/** The SDK's auth info of a request: the caller rides in `extra`, for the server factory's handlers. */
+const authInfoOf = (caller: CallerInfo) => ({
+  token: "",
+  clientId: caller.principal.id,
+  scopes: [],
+  extra: caller as unknown as Record<string, unknown>,
+});
 
 function parseJson(text: string): unknown {
   try {

@@ -3,23 +3,44 @@ import {
   PROTOCOL_VERSION_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
+import { FastResponse } from "srvx";
 import type { ToolCallResult } from "./server-factory.ts";
 
 const legacyVersions = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
 
-/** The parts of a single well-formed `tools/call` request (with `_meta` only when `withMeta`), or undefined. */
-function toolsCallOf(body: unknown, withMeta: boolean) {
-  if (!body || typeof body !== "object" || Array.isArray(body)) return undefined;
-  const { jsonrpc, id, method, params, ...rest } = body as Record<string, unknown>;
-  if (jsonrpc !== "2.0" || method !== "tools/call" || Object.keys(rest).length > 0) return undefined;
+/** The parts of a single well-formed `tools/call` request (see `toolsCallOf`). */
+export interface ToolsCall {
+  id: string | number;
+  name: string;
+  args: Record<string, unknown> | undefined;
+  /** `params._meta` as sent (the 2026-07-28 envelope), or undefined. */
+  meta: unknown;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === "object" && !Array.isArray(value);
+
+/** Whether `object` has no key but `allowed` ones. */
+function onlyKeys(object: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in object) if (!allowed.has(key)) return false;
+  return true;
+}
+
+const MESSAGE_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+const PARAMS_KEYS = new Set(["name", "arguments", "_meta"]);
+
+/**
+ * The parts of a single well-formed `tools/call` request (a string or safe-integer id, a string name, object
+ * arguments if any, no other members), or undefined. The body is parsed JSON: its objects are plain.
+ */
+export function toolsCallOf(body: unknown): ToolsCall | undefined {
+  if (!isObject(body) || body.jsonrpc !== "2.0" || body.method !== "tools/call") return undefined;
+  const { id, params } = body;
   if (typeof id !== "string" && (typeof id !== "number" || !Number.isSafeInteger(id))) return undefined;
-  if (!params || typeof params !== "object" || Array.isArray(params)) return undefined;
-  const { name, arguments: args, _meta: meta, ...extra } = params as Record<string, unknown>;
-  if (typeof name !== "string" || Object.keys(extra).length > 0 || (!withMeta && meta !== undefined)) {
-    return undefined;
-  }
-  if (args !== undefined && (!args || typeof args !== "object" || Array.isArray(args))) return undefined;
-  return { id, name, args: args as Record<string, unknown> | undefined, meta };
+  if (!isObject(params) || !onlyKeys(body, MESSAGE_KEYS) || !onlyKeys(params, PARAMS_KEYS)) return undefined;
+  const { name, arguments: args, _meta: meta } = params;
+  if (typeof name !== "string" || (args !== undefined && !isObject(args))) return undefined;
+  return { id, name, args, meta };
 }
 
 /** The era the SDK's `classifyInboundRequest` gives a request (`legacy`, `modern`, or a rejection). */
@@ -32,9 +53,11 @@ export type Era = ReturnType<typeof classifyInboundRequest>["kind"];
  * here), and an agent sends the same envelope with every call: classifying it once (~17 µs) is enough. Anything
  * else is classified every time.
  */
-export function eraClassifier(maxEntries = 256): (request: Request, body: unknown) => Era {
+export function eraClassifier(
+  maxEntries = 256,
+): (request: Request, body: unknown, call: ToolsCall | undefined) => Era {
   const known = new Map<string, Era>();
-  return (request, body) => {
+  return (request, body, call) => {
     const headers = request.headers;
     const input = {
       httpMethod: request.method,
@@ -43,7 +66,6 @@ export function eraClassifier(maxEntries = 256): (request: Request, body: unknow
       mcpNameHeader: headers.get("mcp-name") ?? undefined,
       body,
     };
-    const call = toolsCallOf(body, true);
     if (!call) return classifyInboundRequest(input).kind;
     const { httpMethod, protocolVersionHeader, mcpMethodHeader, mcpNameHeader } = input;
     const key = JSON.stringify([
@@ -66,41 +88,50 @@ export function eraClassifier(maxEntries = 256): (request: Request, body: unknow
   };
 }
 
+/** Runs a known tool for a fast path (the endpoint's caller, bound to the request's principal). */
+type Run = (name: string, args: Record<string, unknown> | undefined) => Promise<ToolCallResult>;
+
+/** Whether the request accepts both answers of Streamable HTTP (the SDK refuses it otherwise). */
+const acceptsBoth = (headers: Headers) => {
+  const accept = headers.get("accept") ?? "";
+  return accept.includes("application/json") && accept.includes("text/event-stream");
+};
+
 /**
- * The hot path of agents: a well-formed 2025-era stateless `tools/call`, answered with the same JSON-RPC
- * result the SDK's stateless transport produces, without building a Server and transport per call.
+ * The hot path of agents: a well-formed 2025-era stateless `tools/call` (`call`, from `toolsCallOf`), answered with
+ * the same JSON-RPC result the SDK's stateless transport produces, without building a Server and transport per call.
  * Anything unusual (other methods, notifications, batches, odd params, a tool name that is not `known`, headers
  * the SDK would refuse) returns undefined and is served by the SDK, which owns the protocol's error answers.
  */
 export function fastToolsCall(
   request: Request,
-  body: unknown,
+  call: ToolsCall | undefined,
   known: (name: string) => boolean,
-  call: (name: string, args: Record<string, unknown> | undefined) => Promise<ToolCallResult>,
+  run: Run,
 ): Promise<Response> | undefined {
-  const parsed = toolsCallOf(body, false);
-  if (!parsed || !known(parsed.name)) return undefined;
-  const { id, name, args } = parsed;
-  const accept = request.headers.get("accept") ?? "";
-  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
+  if (!call || call.meta !== undefined || !known(call.name) || !acceptsBoth(request.headers))
+    return undefined;
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !legacyVersions.has(version)) return undefined;
-  return call(name, args).then((result) => jsonRpcResponse(id, result, ""));
+  const { id } = call;
+  return run(call.name, call.args).then((result) => jsonRpcResponse(id, result, ""));
 }
 
 /**
  * The JSON-RPC answer `{result: {...result, ...extra}, jsonrpc, id}` as text, in the SDK's key order. A tool's
  * output is serialized once: `structuredContent` is written as the text of its one text block, which `toolCaller`
  * made with `JSON.stringify` of that same output (anything else is serialized in full). `extra` is `,"key":value…`.
+ * The answer is srvx's FastResponse: on node:http its text is written as it is, with no web stream.
  */
 function jsonRpcResponse(id: string | number, result: ToolCallResult, extra: string): Response {
   const [block, ...more] = result.content;
   const structured = "structuredContent" in result ? result.structuredContent : undefined;
+  const tail = `${extra}},"jsonrpc":"2.0","id":${typeof id === "number" ? id : JSON.stringify(id)}}`;
   const body =
     structured !== undefined && block?.type === "text" && more.length === 0 && !("isError" in result)
-      ? `{"result":{"content":[${JSON.stringify(block)}],"structuredContent":${block.text}${extra}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`
-      : `{"result":${JSON.stringify(result).slice(0, -1)}${extra}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
-  return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+      ? `{"result":{"content":[{"type":"text","text":${JSON.stringify(block.text)}}],"structuredContent":${block.text}${tail}`
+      : `{"result":${JSON.stringify(result).slice(0, -1)}${tail}`;
+  return new FastResponse(body, { status: 200, headers: { "content-type": "application/json" } });
 }
 
 const MODERN_VERSION = "2026-07-28";
@@ -110,36 +141,52 @@ const ENVELOPE_KEYS = new Set([
   "io.modelcontextprotocol/clientInfo",
   "io.modelcontextprotocol/clientCapabilities",
 ]);
+/** The `,"resultType":…,"_meta":…` members of a modern answer, once per server info. */
+const modernExtras = new WeakMap<object, string>();
 
 /**
  * The same hot path for the 2026-07-28 per-request envelope: a single `tools/call` whose `_meta` claims that
  * version, with the standard headers agreeing with the body (`MCP-Protocol-Version`, `Mcp-Method`, a plain
- * `Mcp-Name`) and no `Mcp-Param-*` headers (no tool declares any), for a `known` tool. It answers what the SDK answers: the tool
- * result with `resultType: "complete"` and the server's info in `_meta`. Anything else returns undefined.
+ * `Mcp-Name`) and no `Mcp-Param-*` headers (no tool declares any), for a `known` tool. It answers what the SDK
+ * answers: the tool result with `resultType: "complete"` and the server's info in `_meta`. Anything else returns
+ * undefined.
  */
 export function fastModernToolsCall(
   request: Request,
-  body: unknown,
+  call: ToolsCall | undefined,
   serverInfo: { name: string; version: string },
   known: (name: string) => boolean,
-  call: (name: string, args: Record<string, unknown> | undefined) => Promise<ToolCallResult>,
+  run: Run,
 ): Promise<Response> | undefined {
-  const parsed = toolsCallOf(body, true);
-  if (!parsed || !known(parsed.name)) return undefined;
-  const { id, name, args, meta } = parsed;
-  if (!meta || typeof meta !== "object" || Array.isArray(meta)) return undefined;
-  const envelope = meta as Record<string, unknown>;
-  if (envelope[PROTOCOL_VERSION_META_KEY] !== MODERN_VERSION) return undefined;
-  if (Object.keys(envelope).some((key) => !ENVELOPE_KEYS.has(key))) return undefined;
+  if (!call || !isObject(call.meta) || !known(call.name)) return undefined;
+  const { meta, name, id } = call;
+  if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_VERSION || !onlyKeys(meta, ENVELOPE_KEYS)) return undefined;
   const headers = request.headers;
-  const accept = headers.get("accept") ?? "";
-  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
-  if (headers.get("mcp-protocol-version") !== MODERN_VERSION) return undefined;
+  if (!acceptsBoth(headers) || headers.get("mcp-protocol-version") !== MODERN_VERSION) return undefined;
   if (headers.get("mcp-method") !== "tools/call" || headers.get("mcp-name") !== name) return undefined;
-  if (headers.has("mcp-session-id")) return undefined;
-  for (const header of headers.keys()) if (header.startsWith("mcp-param-")) return undefined;
-  const extra = `,"resultType":"complete","_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": serverInfo })}`;
-  return call(name, args as Record<string, unknown> | undefined).then((result) =>
-    jsonRpcResponse(id, result, extra),
-  );
+  if (headers.has("mcp-session-id") || hasParamHeader(request)) return undefined;
+  let extra = modernExtras.get(serverInfo);
+  if (extra === undefined) {
+    extra = `,"resultType":"complete","_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": serverInfo })}`;
+    modernExtras.set(serverInfo, extra);
+  }
+  const members = extra;
+  return run(name, call.args).then((result) => jsonRpcResponse(id, result, members));
+}
+
+/**
+ * Whether the request has an `Mcp-Param-*` header. On node:http the raw header names are read (listing a request's
+ * headers through srvx would build a whole web Headers object); in-process, the request's headers.
+ */
+function hasParamHeader(request: Request): boolean {
+  const raw = (request as { runtime?: { node?: { req?: { rawHeaders: string[] } } } }).runtime?.node?.req
+    ?.rawHeaders;
+  if (!raw) {
+    for (const header of request.headers.keys()) if (header.startsWith("mcp-param-")) return true;
+    return false;
+  }
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length >= 10 && raw[i]!.slice(0, 10).toLowerCase() === "mcp-param-") return true;
+  }
+  return false;
 }

@@ -42,12 +42,17 @@ export function originPolicyOf(config: PlatformConfig): OriginPolicy {
   return { allowedOrigins: origins, ownHosts: hosts };
 }
 
-let cached: { key: string; policy: OriginPolicy } | undefined;
+let cached: { config: Pick<PlatformConfig, (typeof policyFields)[number]>; policy: OriginPolicy } | undefined;
+const policyFields = ["appUrl", "baseUrl", "loopbackPort", "allowedOrigins"] as const;
 
-/** The policy of `config` now (configurations may change in tests), computed once per distinct configuration. */
+/**
+ * The policy of `config` now (configurations may change in tests, by assignment: `allowedOrigins` is read-only),
+ * computed once per distinct configuration.
+ */
 export function currentOriginPolicy(config: PlatformConfig): OriginPolicy {
-  const key = `${config.appUrl} ${config.baseUrl} ${config.loopbackPort} ${config.allowedOrigins.join(" ")}`;
-  if (cached?.key !== key) cached = { key, policy: originPolicyOf(config) };
+  if (cached && policyFields.every((field) => cached!.config[field] === config[field])) return cached.policy;
+  const { appUrl, baseUrl, loopbackPort, allowedOrigins } = config;
+  cached = { config: { appUrl, baseUrl, loopbackPort, allowedOrigins }, policy: originPolicyOf(config) };
   return cached.policy;
 }
 

@@ -21,13 +21,14 @@ const flags = new Set([...truthy, "0", "false", "no"]);
 
 /** Reads the selection of an MCP request; an unknown toolset or mode is a validation error naming the valid values. */
 export function selectionOf(request: Request): ToolSelection {
-  const url = new URL(request.url);
-  const param = url.searchParams.get("toolsets") ?? request.headers.get("x-mcp-toolsets");
-  const readonly = (url.searchParams.get("readonly") ?? "0").toLowerCase();
+  // Most clients send no query: the URL is parsed only when there is one.
+  const query = request.url.includes("?") ? new URL(request.url).searchParams : undefined;
+  const param = query?.get("toolsets") ?? request.headers.get("x-mcp-toolsets");
+  const readonly = (query?.get("readonly") ?? "0").toLowerCase();
   if (!flags.has(readonly)) {
     throw new ApiError("validation", "readonly must be 1 or 0.", { validValues: ["1", "0"] });
   }
-  const mode = url.searchParams.get("tools");
+  const mode = query?.get("tools") ?? null;
   if (mode !== null && mode !== "discover") {
     throw new ApiError("validation", `tools must be 'discover', not '${mode}'.`, {
       validValues: ["discover"],

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { ApiError } from "../kernel/errors.ts";
 
 /**
@@ -50,13 +51,19 @@ const tooSlow = (timeoutMs: number) =>
     status: 408,
   });
 
-/** The body's bytes, at most `limit.maxBytes`, within `limit.timeoutMs` (BodyRefused otherwise). */
+/**
+ * The body's bytes, at most `limit.maxBytes`, within `limit.timeoutMs` (BodyRefused otherwise). A request served on
+ * node:http is read straight from its IncomingMessage (no web stream); in-process requests use their web stream.
+ */
 export async function readBody(request: Request, limit: BodyLimit): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
+  const message = unreadMessageOf(request);
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit.maxBytes) {
-    if (request.body) dropRest(request, request.body.getReader());
+    if (message) dropRestOfMessage(message);
+    else if (request.body) dropRest(request, request.body.getReader());
     throw tooLarge(limit.maxBytes);
   }
+  if (message) return message.complete ? bufferedBody(message, limit) : await streamedBody(message, limit);
   const reader = request.body?.getReader();
   if (!reader) return new Uint8Array();
   let timer: NodeJS.Timeout | undefined;
@@ -83,9 +90,11 @@ export async function readBody(request: Request, limit: BodyLimit): Promise<Uint
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
+const utf8 = new TextDecoder();
+
 /** The body as UTF-8 text, bounded as `readBody`. */
 export async function readBodyText(request: Request, limit: BodyLimit): Promise<string> {
-  return new TextDecoder().decode(await readBody(request, limit));
+  return utf8.decode(await readBody(request, limit));
 }
 
 /** The fields of an `application/x-www-form-urlencoded` body, bounded as `readBody`. */
@@ -134,6 +143,65 @@ function dropRest(request: Request, reader: ReadableStreamDefaultReader<Uint8Arr
 
 /** The connection of a request served on node:http (srvx keeps the IncomingMessage); none in-process. */
 function socketOf(request: Request): { destroy(): void } | undefined {
-  return (request as { runtime?: { node?: { req?: { socket?: { destroy(): void } } } } }).runtime?.node?.req
-    ?.socket;
+  return (request as NodeServed).runtime?.node?.req?.socket;
+}
+
+/** A request as srvx's node adapter hands it over: the IncomingMessage it was made from. */
+type NodeServed = { runtime?: { node?: { req?: IncomingMessage } } };
+
+/**
+ * The IncomingMessage behind a request served on node:http, when nothing has started reading its body (no web
+ * stream made from it, no listener): then it is read directly. Anything else (in-process requests) is undefined.
+ */
+function unreadMessageOf(request: Request): IncomingMessage | undefined {
+  const message = (request as NodeServed).runtime?.node?.req;
+  if (!message || message.readableFlowing !== null || message.readableDidRead || request.bodyUsed)
+    return undefined;
+  return message;
+}
+
+/** A body that has arrived whole (node:http parsed its end): taken from the message's buffer at once. */
+function bufferedBody(message: IncomingMessage, limit: BodyLimit): Uint8Array {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (let chunk = message.read() as Buffer | null; chunk !== null; chunk = message.read() as Buffer | null) {
+    size += chunk.byteLength;
+    chunks.push(chunk);
+  }
+  if (size > limit.maxBytes) throw tooLarge(limit.maxBytes);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+/** A body still arriving: read as it comes, with one byte cap and one deadline timer. */
+function streamedBody(message: IncomingMessage, limit: BodyLimit): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (error?: unknown) => {
+      clearTimeout(timer);
+      message.off("data", onData).off("end", onEnd).off("error", finish).off("close", onClose);
+      if (error === undefined) return resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      if (error instanceof BodyRefused) dropRestOfMessage(message);
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit.maxBytes) finish(tooLarge(limit.maxBytes));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish();
+    const onClose = () => finish(new Error("Request body: the connection closed before the body ended."));
+    const timer = setTimeout(() => finish(tooSlow(limit.timeoutMs)), limit.timeoutMs);
+    message.on("data", onData).on("end", onEnd).on("error", finish).on("close", onClose);
+  });
+}
+
+/** `dropRest` of a message read on node:http: what still comes is dropped for `LINGER_MS`, then it is closed. */
+function dropRestOfMessage(message: IncomingMessage): void {
+  if (message.readableEnded) return;
+  const timer = setTimeout(() => message.socket?.destroy(), LINGER_MS);
+  message
+    .on("error", () => undefined)
+    .once("end", () => clearTimeout(timer))
+    .resume();
 }

@@ -42,29 +42,49 @@ export async function readJsonObject(request: Request, limit: BodyLimit): Promis
 
 /** Query parameters typed by the input schema: numbers, booleans and arrays are coerced; the rest stay strings. */
 export function queryInput(params: URLSearchParams, schema: JsonSchema): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const name of new Set(params.keys())) {
-    const property = schema.properties?.[name];
-    const values = params.getAll(name);
-    input[name] = property ? coerce(values, property) : values[values.length - 1];
-  }
-  return input;
+  return queryReader(schema)(params);
 }
 
-function coerce(values: string[], schema: JsonSchema): unknown {
+type Coerce = (values: string[]) => unknown;
+
+/** `queryInput` for one schema, its coercions worked out once (a route builds it when it is registered). */
+export function queryReader(schema: JsonSchema): (params: URLSearchParams) => Record<string, unknown> {
+  const coercers = new Map<string, Coerce>(
+    Object.entries(schema.properties ?? {}).map(([name, property]) => [name, coercer(property)]),
+  );
+  return (params) => {
+    // One pass: each name's values in order, names in the order they first appear.
+    const all = new Map<string, string[]>();
+    for (const [name, value] of params) {
+      const values = all.get(name);
+      if (values) values.push(value);
+      else all.set(name, [value]);
+    }
+    const input: Record<string, unknown> = {};
+    for (const [name, values] of all) {
+      const coerce = coercers.get(name);
+      input[name] = coerce ? coerce(values) : values[values.length - 1];
+    }
+    return input;
+  };
+}
+
+const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+function coercer(schema: JsonSchema): Coerce {
   const branches = [schema, ...((schema.anyOf as JsonSchema[] | undefined) ?? [])];
   const types = branches.flatMap((s) => s.type);
   if (types.includes("array")) {
     const items = branches.find((s) => s.items)?.items as JsonSchema | undefined;
-    return values.flatMap((v) => v.split(",")).map((v) => coerce([v], items ?? {}));
+    const item = coercer(items ?? {});
+    return (values) => values.flatMap((v) => v.split(",")).map((v) => item([v]));
   }
-  const value = values[values.length - 1]!;
-  if (
-    (types.includes("integer") || types.includes("number")) &&
-    /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(value)
-  ) {
-    return Number(value);
-  }
-  if (types.includes("boolean") && (value === "true" || value === "false")) return value === "true";
-  return value;
+  const numeric = types.includes("integer") || types.includes("number");
+  const boolean = types.includes("boolean");
+  return (values) => {
+    const value = values[values.length - 1]!;
+    if (numeric && NUMBER.test(value)) return Number(value);
+    if (boolean && (value === "true" || value === "false")) return value === "true";
+    return value;
+  };
 }

@@ -124,6 +124,16 @@ function operationOf(tool: Tool) {
       "200": tool.textStream
         ? {
             description: "Success: every page's text as one streamed download (MCP returns the JSON pages).",
+            ...(tool.textStream.headers
+              ? {
+                  headers: Object.fromEntries(
+                    Object.entries(tool.textStream.headers).map(([name, { description }]) => [
+                      name,
+                      { description, schema: { type: "string" } },
+                    ]),
+                  ),
+                }
+              : {}),
             content: { [tool.textStream.contentType.split(";")[0]!]: { schema: { type: "string" } } },
           }
         : { description: "Success.", content: { "application/json": { schema: output } } },

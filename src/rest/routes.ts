@@ -10,7 +10,7 @@ import type { Principal } from "../kernel/principal.ts";
 import { noteOperation } from "../kernel/request-scope.ts";
 import { bodyLimit } from "./body.ts";
 import { isJson, readFileInput } from "./file-input.ts";
-import { errorResponse, json, queryInput, readJsonObject } from "./http.ts";
+import { errorResponse, json, queryReader, readJsonObject } from "./http.ts";
 import { openApiDocument } from "./openapi.ts";
 import { clientIp, requestIdOf } from "./request-meta.ts";
 
@@ -96,17 +96,18 @@ export function registerOperationRoutes(
     const route = `${prefix}${tool.http.path.replace(/\{(\w+)\}/g, ":$1")}`;
     const pathParams = pathParamsOf(tool.http.path);
     const { input: schema } = jsonSchemasOf(tool);
+    const readQuery = queryReader(schema);
     app.on(tool.http.method, route, async (event) => {
       noteOperation(tool.operationId);
       try {
         const principal = await authenticator(event);
         const input =
           tool.http.method === "GET"
-            ? queryInput(event.url.searchParams, schema)
+            ? readQuery(event.url.searchParams)
             : tool.http.file && !isJson(event.req)
               ? await readFileInput(event, tool.http.file, schema, platform.config.bodyTimeoutMs)
               : await readJsonObject(event.req, bodyLimit(platform.config, "api"));
-        const params = getRouterParams(event, { decode: true });
+        const params = pathParams.length > 0 ? getRouterParams(event, { decode: true }) : {};
         for (const name of pathParams) {
           if (name in input && input[name] !== params[name]) {
             throw new ApiError(
@@ -158,8 +159,13 @@ function textStream(
       next = null;
     },
   });
+  const extra = Object.entries(stream.headers ?? {}).flatMap(([name, header]) => {
+    const value = header.value(first);
+    return value === null ? [] : [[name, value] as const];
+  });
   return new Response(body, {
     headers: {
+      ...Object.fromEntries(extra),
       "content-type": stream.contentType,
       "content-disposition": `attachment; filename="${stream.filename(input)}"`,
       "cache-control": "no-store",

@@ -1,6 +1,8 @@
 // Collection on a real server: page views of live sites are recorded off the request path with their dimensions;
 // bots, assets, errors, previews, Do Not Track, Global Privacy Control, opted-out owners and excluded addresses
 // are not; visits continue across page views, and a clean close writes what is queued.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite, closeSandboxPool } from "../../src/framework/index.ts";
 import type { BuildResult } from "../../src/framework/types.ts";
@@ -34,7 +36,7 @@ for (const dialect of dialects) {
     let t: TestPlatform;
     let server: Listening;
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
+      t = await createTestPlatform(dialect.name, { analyticsThread: true });
       server = await listen(t.app, 0);
     });
     afterAll(async () => {
@@ -174,6 +176,39 @@ for (const dialect of dialects) {
       expect(gone).toBe("again");
     });
 
+    it("counts and logs a batch its worker cannot write, and keeps taking hits", async () => {
+      const { createCollector } = await import("../../src/services/analytics/collector.ts");
+      const w = await published();
+      const errors: string[] = [];
+      // A database path below a regular file: the worker cannot open it, so every batch fails.
+      const file = join(t.blobRoot, "..", "not-a-folder");
+      writeFileSync(file, "");
+      const collector = createCollector(t.platform.db, {
+        databaseUrl: join(file, "analytics.db"),
+        flushIntervalMs: 60_000,
+        log: { error: (message) => errors.push(message) },
+      });
+      const hit = {
+        websiteId: w.id,
+        ts: Date.now(),
+        host: w.host,
+        name: "pageview",
+        pathname: "/",
+        search: "",
+        ip: "10.9.8.7",
+        userAgent: FIREFOX,
+        referer: null,
+      };
+      expect(collector.record({ ...hit })).toBe(true);
+      await collector.flush();
+      expect(collector.stats).toMatchObject({ accepted: 1, written: 0, dropped: 1 });
+      expect(errors).toEqual(["analytics: writing a batch failed"]);
+      expect(collector.record({ ...hit })).toBe(true);
+      await collector.close();
+      expect(collector.stats).toMatchObject({ accepted: 2, written: 0, dropped: 2 });
+      expect(await events(w.id)).toHaveLength(0);
+    });
+
     it("drops hits beyond the buffer with a counter, and close writes what is queued", async () => {
       const { createCollector } = await import("../../src/services/analytics/collector.ts");
       const w = await published();
@@ -181,6 +216,7 @@ for (const dialect of dialects) {
         maxBuffered: 3,
         batchSize: 100,
         flushIntervalMs: 60_000,
+        databaseUrl: t.databaseUrl,
       });
       const hit = {
         websiteId: w.id,

@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnalyticsEventRecord } from "../../src/db/stores/analytics.ts";
 import { dimensions, type Filter } from "../../src/db/stores/analytics-sql.ts";
-import { countryLookup } from "../../src/services/analytics/geoip.ts";
 import { FIREFOX, paidWebsite } from "../support/analytics.ts";
 import { dialects } from "../support/databases.ts";
 import { buildMmdb } from "../support/mmdb.ts";
@@ -86,7 +85,10 @@ for (const dialect of dialects) {
     let websiteId: string;
     let rows: Row[];
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name, { analytics: { countryOf: countryLookup(COUNTRIES) } });
+      t = await createTestPlatform(dialect.name, {
+        analytics: { geoip: COUNTRIES },
+        analyticsThread: true,
+      });
       const { website, hit } = await paidWebsite(t, "Filtered");
       websiteId = website.id;
       const start = Date.now() - 2 * 24 * HOUR;

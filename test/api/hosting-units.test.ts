@@ -10,7 +10,15 @@ import {
   previewSecret,
   verifyPreviewToken,
 } from "../../src/hosting/preview-token.ts";
-import { ByteCaches, etagMatches } from "../../src/hosting/respond.ts";
+import {
+  ByteCaches,
+  cachedReply,
+  etagMatches,
+  type RequestLike,
+  type ResponsePolicy,
+  respond,
+  type ServedFile,
+} from "../../src/hosting/respond.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { publishFiles, rawRequest } from "../support/hosting.ts";
 import { describeMatrix } from "../support/matrix.ts";
@@ -121,6 +129,56 @@ describe("content negotiation", () => {
 });
 
 describe("caches", () => {
+  it("answers from memory as respond does, reusing a file's headers per method and encoding", async () => {
+    const html = Buffer.from(`<!doctype html><p>${"cached page ".repeat(200)}</p>`);
+    const file: ServedFile = {
+      path: "index.html",
+      sha256: "c".repeat(64),
+      contentType: "text/html; charset=utf-8",
+      size: html.byteLength,
+    };
+    const source = {
+      find: async (path: string) => (path === file.path ? file : undefined),
+      bytes: async () => html,
+    };
+    const policy: ResponsePolicy = {
+      cacheControl: () => "public, max-age=0, must-revalidate",
+      errorCacheControl: "no-cache",
+      headers: { "x-test": "1" },
+      conditional: true,
+      compress: true,
+    };
+    const caches = new ByteCaches();
+    const request = (method: string, headers: Record<string, string> = {}): RequestLike => ({
+      method,
+      pathname: "/",
+      search: "",
+      headers: { get: (name) => headers[name] ?? null },
+    });
+    const variants = [
+      request("GET"),
+      request("GET", { "accept-encoding": "br" }),
+      request("HEAD", { "accept-encoding": "gzip" }),
+      request("GET", { "if-none-match": `"${file.sha256}-br"`, "accept-encoding": "br" }),
+      request("GET", { "if-none-match": `"${"d".repeat(64)}"` }),
+    ];
+    for (const r of variants) {
+      const expected = await respond(r, source, policy, caches);
+      const first = cachedReply(r, () => file, policy, caches);
+      const again = cachedReply(r, () => file, policy, caches);
+      for (const reply of [first, again]) {
+        expect({ ...reply, flat: undefined }).toStrictEqual({ ...expected, flat: undefined });
+        if (reply?.flat) expect(reply.flat.slice(2)).toStrictEqual(Object.entries(reply.headers).flat());
+      }
+      // Without validators the headers (and their flat list for node:http) are built once and reused.
+      const reused = !r.headers.get("if-none-match");
+      expect(again!.headers === first!.headers).toBe(reused);
+      expect(Boolean(again!.flat)).toBe(reused);
+    }
+    expect(cachedReply(request("GET"), () => undefined, policy, caches)).toBeUndefined();
+    expect(cachedReply(request("GET"), () => file, policy, new ByteCaches())).toBeUndefined();
+  });
+
   it("evicts the least recently used entries past the weight budget and skips oversized ones", () => {
     const lru = new WeightedLru<string, string>(10, 6);
     lru.set("a", "A", 4);

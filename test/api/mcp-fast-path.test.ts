@@ -1,26 +1,44 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { toNodeHandler } from "srvx/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpEndpoint } from "../../src/mcp/endpoint.ts";
-import { fastModernToolsCall } from "../../src/mcp/fast-call.ts";
+import { fastModernToolsCall, toolsCallOf } from "../../src/mcp/fast-call.ts";
 import { version } from "../../src/version.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 
-/** The fast `tools/call` path must answer exactly as the SDK's stateless transport does. */
+/**
+ * The fast `tools/call` path must answer exactly as the SDK's stateless transport does, in-process and on node:http
+ * (where the body and headers are read from the IncomingMessage).
+ */
 describe("MCP fast tools/call path", () => {
   let t: TestPlatform;
+  /** The endpoint on node:http, with the fast path and without it. */
+  const served = new Map<boolean, { url: string; server: Server }>();
   beforeAll(async () => {
     t = await createTestPlatform("sqlite");
     await t.createWebsite("fast path site");
+    for (const fastPath of [true, false]) {
+      const endpoint = createMcpEndpoint(t.platform, version, { fastPath });
+      const handler = toNodeHandler((request) => endpoint(request, "127.0.0.1", "req_fast"));
+      const server = createServer(handler as (req: IncomingMessage, res: ServerResponse) => void);
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      served.set(fastPath, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server });
+    }
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    for (const { server } of served.values()) await new Promise((resolve) => server.close(resolve));
+    await t.close();
+  });
 
+  let via: "in-process" | "node:http" = "in-process";
   const send = async (
     fastPath: boolean,
     body: unknown,
     headers: Record<string, string> = {},
     key?: string,
   ) => {
-    const endpoint = createMcpEndpoint(t.platform, version, { fastPath });
-    const request = new Request("http://localhost/v1/mcp", {
+    const init = {
       method: "POST",
       body: JSON.stringify(body),
       headers: {
@@ -30,8 +48,15 @@ describe("MCP fast tools/call path", () => {
         "mcp-protocol-version": "2025-11-25",
         ...headers,
       },
-    });
-    const response = await endpoint(request, "127.0.0.1", "req_fast");
+    };
+    const response =
+      via === "node:http"
+        ? await fetch(`${served.get(fastPath)!.url}/v1/mcp`, init)
+        : await createMcpEndpoint(t.platform, version, { fastPath })(
+            new Request("http://localhost/v1/mcp", init),
+            "127.0.0.1",
+            "req_fast",
+          );
     const text = await response.text();
     return { status: response.status, type: response.headers.get("content-type"), body: JSON.parse(text) };
   };
@@ -64,17 +89,21 @@ describe("MCP fast tools/call path", () => {
       { ...call("websites_list"), params: { name: "websites_list", arguments: [1] } },
     ],
   ];
-  for (const [name, body, headers] of cases) {
-    it(`answers ${name} exactly as the SDK does`, async () => {
-      const fast = await send(true, body, headers);
-      const sdk = await send(false, body, headers);
-      expect(fast).toEqual(sdk);
-      // The fast path writes its JSON by hand: the same members in the same order as the SDK's.
-      expect(JSON.stringify(fast.body)).toBe(JSON.stringify(sdk.body));
-    });
+  for (const transport of ["in-process", "node:http"] as const) {
+    for (const [name, body, headers] of cases) {
+      it(`answers ${name} exactly as the SDK does (${transport})`, async () => {
+        via = transport;
+        const fast = await send(true, body, headers);
+        const sdk = await send(false, body, headers);
+        expect(fast).toEqual(sdk);
+        // The fast path writes its JSON by hand: the same members in the same order as the SDK's.
+        expect(JSON.stringify(fast.body)).toBe(JSON.stringify(sdk.body));
+      });
+    }
   }
 
   it("answers a forbidden call exactly as the SDK does", async () => {
+    via = "in-process";
     const content = await t.createKey({ kind: "organization", role: "content_editor" });
     const body = call("websites_create", { name: "x" });
     const fast = await send(true, body, {}, content.plaintextKey);
@@ -121,6 +150,11 @@ describe("MCP fast tools/call path", () => {
         { "mcp-protocol-version": "2026-07-28", "mcp-name": "websites_list" },
       ],
       [
+        "an Mcp-Param header, which no tool declares (declined)",
+        modern("websites_list", {}),
+        { ...headersFor("websites_list"), "Mcp-Param-Region": "eu" },
+      ],
+      [
         "an unknown envelope key (declined)",
         modern("websites_list", {}, 1, { ...envelope, "io.modelcontextprotocol/other": 1 }),
         headersFor("websites_list"),
@@ -136,15 +170,20 @@ describe("MCP fast tools/call path", () => {
         headersFor("websites_list"),
       ],
     ];
-    for (const [name, body, headers] of modernCases) {
-      it(`answers ${name} exactly as the SDK does`, async () => {
-        const fast = await send(true, body, headers);
-        const sdk = await send(false, body, headers);
-        expect(fast).toEqual(sdk);
-      });
+    for (const transport of ["in-process", "node:http"] as const) {
+      for (const [name, body, headers] of modernCases) {
+        it(`answers ${name} exactly as the SDK does (${transport})`, async () => {
+          via = transport;
+          const fast = await send(true, body, headers);
+          const sdk = await send(false, body, headers);
+          expect(fast).toEqual(sdk);
+          expect(JSON.stringify(fast.body)).toBe(JSON.stringify(sdk.body));
+        });
+      }
     }
 
     it("answers from the fast path (no SDK server is built) for a well-formed call", async () => {
+      via = "in-process";
       const body = modern("websites_list", { limit: 1 });
       const request = (headers: Record<string, string>) =>
         new Request("http://localhost/v1/mcp", {
@@ -155,11 +194,15 @@ describe("MCP fast tools/call path", () => {
       const info = { name: "sitewright", version };
       const known = (name: string) => name === "websites_list";
       expect(
-        fastModernToolsCall(request(headersFor("websites_list")), body, info, known, stub),
+        fastModernToolsCall(request(headersFor("websites_list")), toolsCallOf(body), info, known, stub),
       ).toBeInstanceOf(Promise);
-      expect(fastModernToolsCall(request(headersFor("nope")), body, info, known, stub)).toBeUndefined();
+      expect(
+        fastModernToolsCall(request(headersFor("nope")), toolsCallOf(body), info, known, stub),
+      ).toBeUndefined();
       const unknown = modern("nope", {});
-      expect(fastModernToolsCall(request(headersFor("nope")), unknown, info, known, stub)).toBeUndefined();
+      expect(
+        fastModernToolsCall(request(headersFor("nope")), toolsCallOf(unknown), info, known, stub),
+      ).toBeUndefined();
       const fast = await send(true, body, headersFor("websites_list"));
       expect(fast.status).toBe(200);
       expect(fast.body.result).toMatchObject({

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { freeAccount } from "../../src/services/billing/account.ts";
 import { hasChromium } from "../support/browser.ts";
-import { type Dashboard, overflows, startDashboard } from "../support/dashboard.ts";
+import { overflows, useDashboardWebsite } from "../support/dashboard.ts";
 
 const DAY = 86_400_000;
 const DESKTOP =
@@ -11,24 +11,19 @@ const PHONE =
 
 // Debian's chromium (never a downloaded browser build).
 describe.skipIf(!hasChromium)("the website's analytics section in headless Chromium", () => {
-  let d: Dashboard;
-  let websitePath: string;
-  let organizationId: string;
-  let ownerId: string;
+  const site = useDashboardWebsite({
+    owner: { email: "ada@example.test", name: "Ada" },
+    website: "Ada Atlas",
+  });
   beforeAll(async () => {
-    d = await startDashboard();
-    const owner = await d.user("ada@example.test", "Ada");
-    organizationId = owner.organizationId;
-    ownerId = owner.id;
-    const website = await d.t.callAsUser(owner.id, "websites.create", { name: "Ada Atlas", organizationId });
-    websitePath = `${d.app}/orgs/${organizationId}/websites/${website.id}`;
+    const { d, websiteId, slug } = site;
     // Seeded through the collector (as hosting records page views), with normal browsers' user agents:
     // today 3 visitors (2 on desktop from Google, 1 on a phone direct), 2 days ago 1 more; 7 page views in all.
     const now = Date.now();
     const hit = (ts: number, ip: string, pathname: string, userAgent: string, referer: string | null) =>
       d.t.platform.analytics.record({
-        websiteId: website.id,
-        host: `${website.slug}.localhost`,
+        websiteId,
+        host: `${slug}.localhost`,
         name: "pageview",
         ts,
         pathname,
@@ -47,9 +42,9 @@ describe.skipIf(!hasChromium)("the website's analytics section in headless Chrom
     hit(now - 2 * DAY, "203.0.113.4", "/", PHONE, null);
     await d.t.platform.analytics.flush();
   });
-  afterAll(() => d?.close());
 
   it("without analytics_view the section says so and names the billing operation", async () => {
+    const { d, websitePath } = site;
     const { context, page } = await d.signIn("ada@example.test");
     await page.goto(`${websitePath}/analytics`);
     const alert = await page.locator('[role="alert"]').innerText();
@@ -59,6 +54,7 @@ describe.skipIf(!hasChromium)("the website's analytics section in headless Chrom
   });
 
   it("draws the chart and the top lists for the chosen period, at desktop and phone widths", async () => {
+    const { d, organizationId, websitePath } = site;
     await d.t.platform.db.transaction((s) =>
       s.billing.putAccount({
         ...freeAccount(organizationId, Date.now()),
@@ -122,7 +118,7 @@ describe.skipIf(!hasChromium)("the website's analytics section in headless Chrom
   });
 
   it("counts days in the website's time zone and says which zone", async () => {
-    const websiteId = websitePath.split("/").pop()!;
+    const { d, ownerId, websiteId, websitePath } = site;
     await d.t.callAsUser(ownerId, "analytics.settings.update", { websiteId, timeZone: "Pacific/Kiritimati" });
     const { context, page } = await d.signIn("ada@example.test");
     await page.goto(`${websitePath}/analytics?period=7d`);

@@ -4,34 +4,23 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium } from "../support/browser.ts";
-import { type Dashboard, overflows, startDashboard, submitAndSee } from "../support/dashboard.ts";
+import { overflows, submitAndSee, useDashboardWebsite } from "../support/dashboard.ts";
 import { publishFiles } from "../support/hosting.ts";
 
 // Debian's chromium (never a downloaded browser build).
 describe.skipIf(!hasChromium)("the website's assets section in headless Chromium", () => {
-  let d: Dashboard;
+  const site = useDashboardWebsite({
+    owner: { email: "ines@example.test", name: "Ines" },
+    website: "Ines Interiors",
+  });
   let dir: string;
-  let websiteId: string;
-  let ownerId: string;
-  let websitePath: string;
-  beforeAll(async () => {
-    d = await startDashboard();
+  beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "sitewright-assets-dashboard-"));
-    const owner = await d.user("ines@example.test", "Ines");
-    ownerId = owner.id;
-    const website = await d.t.callAsUser(owner.id, "websites.create", {
-      name: "Ines Interiors",
-      organizationId: owner.organizationId,
-    });
-    websiteId = website.id;
-    websitePath = `${d.app}/orgs/${owner.organizationId}/websites/${website.id}`;
   });
-  afterAll(async () => {
-    await d?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("uploads an image, shows its variant thumbnail, edits its alt text, refuses to delete it in use, then deletes it", async () => {
+    const { d, ownerId, websiteId, websitePath } = site;
     const photo = join(dir, "sofa.png");
     writeFileSync(
       photo,
@@ -99,6 +88,7 @@ describe.skipIf(!hasChromium)("the website's assets section in headless Chromium
     { width: 390, height: 844 },
   ]) {
     it(`the assets section fits a ${viewport.width} px window`, async () => {
+      const { d, ownerId, websiteId, websitePath } = site;
       await d.t.callAsUser(ownerId, "assets.upload", {
         websiteId,
         name: `tile-${viewport.width}.png`,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium } from "../support/browser.ts";
-import { type Dashboard, overflows, startDashboard, submitAndSee } from "../support/dashboard.ts";
+import { overflows, submitAndSee, useDashboardWebsite } from "../support/dashboard.ts";
 import { dialects } from "../support/databases.ts";
 import { pdf } from "../support/pdf.ts";
 
@@ -13,31 +13,22 @@ for (const dialect of dialects) {
   describe.skipIf(!hasChromium || !dialect.available)(
     `the website's project context section in headless Chromium [${dialect.name}]`,
     () => {
-      let d: Dashboard;
+      const site = useDashboardWebsite({
+        owner: { email: "clara@example.test", name: "Clara" },
+        website: "Clara Cafe",
+        dialect: dialect.name,
+      });
       let dir: string;
-      let ownerId: string;
-      let websiteId: string;
-      let websitePath: string;
       const documents = async () =>
-        (await d.t.callAsUser(ownerId, "context.list", { websiteId, limit: 100 })).items;
-      beforeAll(async () => {
-        d = await startDashboard({}, dialect.name);
+        (await site.d.t.callAsUser(site.ownerId, "context.list", { websiteId: site.websiteId, limit: 100 }))
+          .items;
+      beforeAll(() => {
         dir = mkdtempSync(join(tmpdir(), "sitewright-context-dashboard-"));
-        const owner = await d.user("clara@example.test", "Clara");
-        ownerId = owner.id;
-        const website = await d.t.callAsUser(owner.id, "websites.create", {
-          name: "Clara Cafe",
-          organizationId: owner.organizationId,
-        });
-        websiteId = website.id;
-        websitePath = `${d.app}/orgs/${owner.organizationId}/websites/${website.id}`;
       });
-      afterAll(async () => {
-        await d?.close();
-        rmSync(dir, { recursive: true, force: true });
-      });
+      afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
       it("uploads by picking and by dropping, lists, searches with highlights, renames and deletes", async () => {
+        const { d, websitePath } = site;
         const brief = join(dir, "brief.pdf");
         writeFileSync(brief, pdf(["Clara Cafe brand brief", "Opening hours are 8 to 18, closed on Mondays"]));
         const notes = join(dir, "notes.md");
@@ -125,6 +116,7 @@ for (const dialect of dialects) {
       });
 
       it("another organization's user gets 404 and sees nothing of the documents", async () => {
+        const { d, ownerId, websiteId, websitePath } = site;
         await d.t.callAsUser(ownerId, "context.upload", {
           websiteId,
           name: "secret-plan.md",
@@ -143,6 +135,7 @@ for (const dialect of dialects) {
         { width: 390, height: 844 },
       ]) {
         it(`the project context section fits a ${viewport.width} px window`, async () => {
+          const { d, ownerId, websiteId, websitePath } = site;
           await d.t.callAsUser(ownerId, "context.upload", {
             websiteId,
             name: `a-rather-long-document-name-for-the-narrow-screen-${viewport.width}.md`,

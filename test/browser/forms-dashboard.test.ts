@@ -1,40 +1,30 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { hasChromium } from "../support/browser.ts";
-import { type Dashboard, overflows, startDashboard, submitAndSee } from "../support/dashboard.ts";
+import { overflows, submitAndSee, useDashboardWebsite } from "../support/dashboard.ts";
 
 // Debian's chromium (never a downloaded browser build).
 describe.skipIf(!hasChromium)("the website's forms section in headless Chromium", () => {
-  let d: Dashboard;
-  let websitePath: string;
-  let slug: string;
-  let ownerId: string;
-  let websiteId: string;
+  const site = useDashboardWebsite({
+    owner: { email: "fern@example.test", name: "Fern" },
+    website: "Fern Florist",
+  });
   beforeAll(async () => {
-    d = await startDashboard();
-    const owner = await d.user("fern@example.test", "Fern");
-    const website = await d.t.callAsUser(owner.id, "websites.create", {
-      name: "Fern Florist",
-      organizationId: owner.organizationId,
-    });
-    slug = website.slug;
-    ownerId = owner.id;
-    websiteId = website.id;
-    await d.t.callAsUser(owner.id, "websiteSourceCode.head.publish", { websiteId: website.id });
-    websitePath = `${d.app}/orgs/${owner.organizationId}/websites/${website.id}`;
+    const { d, ownerId, organizationId, websiteId } = site;
+    await d.t.callAsUser(ownerId, "websiteSourceCode.head.publish", { websiteId });
     const editor = await d.user("cora@example.test", "Cora");
     await d.t.platform.db.transaction((s) =>
       s.organizations.insertMembership({
-        organizationId: owner.organizationId,
+        organizationId,
         userId: editor.id,
         role: "content_editor",
         createdAt: Date.now(),
       }),
     );
   });
-  afterAll(() => d?.close());
 
   it("a visitor's submission shows on the dashboard; it is opened, triaged in bulk, exported and the form configured", async () => {
+    const { d, ownerId, websiteId, slug, websitePath } = site;
     // A visitor sends the starter's contact form on the live site.
     const visitor = await d.browser.newPage();
     const origin = `http://${slug}.localhost:${d.server.port}`;
@@ -120,6 +110,7 @@ describe.skipIf(!hasChromium)("the website's forms section in headless Chromium"
   });
 
   it("a content editor sees the form settings read-only and no recipient controls", async () => {
+    const { d, websitePath } = site;
     const { context, page } = await d.signIn("cora@example.test");
     await page.goto(`${websitePath}/forms`);
     await page.waitForSelector('h2:has-text("Submissions")');
@@ -136,6 +127,7 @@ describe.skipIf(!hasChromium)("the website's forms section in headless Chromium"
     { width: 390, height: 844 },
   ]) {
     it(`the forms section fits a ${viewport.width} px window`, async () => {
+      const { d, websitePath } = site;
       const { context, page } = await d.signIn("fern@example.test", viewport);
       await page.goto(`${websitePath}/forms`);
       expect(await overflows(page)).toBe(false);

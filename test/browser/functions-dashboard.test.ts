@@ -2,27 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeFunctionPool } from "../../src/framework/functions/pool.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { hasChromium } from "../support/browser.ts";
-import { type Dashboard, overflows, startDashboard, submitAndSee } from "../support/dashboard.ts";
+import { overflows, submitAndSee, useDashboardWebsite } from "../support/dashboard.ts";
 
 const SECRET = "sk_dashboard_7d1e9c";
 
 // Debian's chromium (never a downloaded browser build).
 describe.skipIf(!hasChromium)("the website's functions and secrets sections in headless Chromium", () => {
-  let d: Dashboard;
-  let websitePath: string;
-  let ownerId: string;
-  let websiteId: string;
+  // Registered first, so it runs last: after the dashboard has closed.
+  afterAll(() => closeFunctionPool());
+  const site = useDashboardWebsite({
+    owner: { email: "ivy@example.test", name: "Ivy" },
+    website: "Ivy Quotes",
+  });
   beforeAll(async () => {
-    d = await startDashboard();
-    const owner = await d.user("ivy@example.test", "Ivy");
-    ownerId = owner.id;
-    const website = await d.t.callAsUser(owner.id, "websites.create", {
-      name: "Ivy Quotes",
-      organizationId: owner.organizationId,
-    });
-    websiteId = website.id;
-    const { leaseId } = await d.t.callAsUser(owner.id, "websiteSourceCode.lease.acquire", { websiteId });
-    await d.t.callAsUser(owner.id, "websiteSourceCode.files.writeMany", {
+    const { d, ownerId, websiteId } = site;
+    const { leaseId } = await d.t.callAsUser(ownerId, "websiteSourceCode.lease.acquire", { websiteId });
+    await d.t.callAsUser(ownerId, "websiteSourceCode.files.writeMany", {
       websiteId,
       leaseId,
       files: [
@@ -37,14 +32,10 @@ describe.skipIf(!hasChromium)("the website's functions and secrets sections in h
         },
       ],
     });
-    websitePath = `${d.app}/orgs/${owner.organizationId}/websites/${website.id}`;
-  });
-  afterAll(async () => {
-    await d?.close();
-    await closeFunctionPool();
   });
 
   it("secrets are set and deleted through forms and never shown; runs show status, duration, logs, error location and filter", async () => {
+    const { d, ownerId, websiteId, websitePath } = site;
     const { context, page } = await d.signIn("ivy@example.test");
     await page.goto(websitePath);
     await page.click('nav.tabs a:has-text("Secrets")');
@@ -131,11 +122,9 @@ describe.skipIf(!hasChromium)("the website's functions and secrets sections in h
   });
 
   it("a content editor sees runs and secret names but no set or delete; another organization gets 404", async () => {
+    const { d, ownerId, organizationId, websiteId, websitePath } = site;
     await d.t.callAsUser(ownerId, "secrets.set", { websiteId, name: "MAILER_KEY", value: SECRET });
     const editor = await d.user("moss@example.test", "Moss");
-    const { organizationId } = (await d.t.callAsUser(ownerId, "websites.get", { websiteId })) as {
-      organizationId: string;
-    };
     await d.t.platform.db.transaction((s) =>
       s.organizations.insertMembership({
         organizationId,
@@ -163,6 +152,7 @@ describe.skipIf(!hasChromium)("the website's functions and secrets sections in h
   });
 
   it("both sections fit a 390 px window", async () => {
+    const { d, websitePath } = site;
     const { context, page } = await d.signIn("ivy@example.test", { width: 390, height: 844 });
     for (const section of ["functions", "secrets"]) {
       await page.goto(`${websitePath}/${section}`);

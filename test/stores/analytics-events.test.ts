@@ -98,5 +98,32 @@ for (const dialect of dialects) {
       );
       expect(after).toEqual([]);
     });
+
+    it("filters with contains case-insensitively beyond ASCII", async () => {
+      const from = BASE + 3_000_000;
+      const rows = [
+        event(3_000_000, { path: "/Über/STRASSE/", utmCampaign: "ÉTÉ 2026" }),
+        event(3_000_001, { path: "/über/ÇA/", utmCampaign: "été" }),
+        event(3_000_002, { path: "/uber/ca/", utmCampaign: "ete" }),
+        event(3_000_003, { path: "/ΣΟΦΙΑ/", utmCampaign: "" }),
+      ];
+      await t.platform.db.transaction((s) => s.analytics.insertEvents(rows));
+      const values = async (dimension: "page" | "utm_campaign", text: string) => {
+        const filters = [{ dimension, op: "contains" as const, values: [text] }];
+        const found = await t.platform.db.read((s) =>
+          s.analytics.breakdown(
+            { raw: [{ websiteId, from, to: from + 10, filters }] },
+            { dimension: "page" },
+            { limit: 10 },
+          ),
+        );
+        return found.map((r) => r.value).sort();
+      };
+      expect(await values("page", "über")).toEqual(["/Über/STRASSE/", "/über/ÇA/"]);
+      expect(await values("page", "ÜBER/ç")).toEqual(["/über/ÇA/"]);
+      expect(await values("page", "σοφ")).toEqual(["/ΣΟΦΙΑ/"]);
+      expect(await values("page", "UBER")).toEqual(["/uber/ca/"]);
+      expect(await values("utm_campaign", "Été")).toEqual(["/Über/STRASSE/", "/über/ÇA/"]);
+    });
   });
 }

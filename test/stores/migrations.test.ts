@@ -6,7 +6,7 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database.ts";
 import { migrationsFolder } from "../../src/db/migrations-folder.ts";
 import { dialects, openTestDatabase, type TestDatabase } from "../support/databases.ts";
-import { organization, rawQuery } from "./fixtures.ts";
+import { hexId, organization, rawQuery, user } from "./fixtures.ts";
 
 type Dialect = "sqlite" | "pg";
 
@@ -85,26 +85,26 @@ describe("migrations [sqlite, reopened file]", () => {
 
 const pgUrl = inject("pgUrl");
 
-describe.skipIf(!pgUrl)("migrations [pg, concurrent first opens]", () => {
-  /** An empty database: no schema, no migrations yet. */
-  async function emptyDatabase(): Promise<string> {
-    const name = `sw_test_mig_${Math.random().toString(36).slice(2, 12)}`;
-    const admin = async (sql: string) => {
-      const client = new pg.Client({ connectionString: pgUrl! });
-      await client.connect();
-      try {
-        await client.query(sql);
-      } finally {
-        await client.end();
-      }
-    };
-    await admin(`CREATE DATABASE ${name}`);
-    cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    const url = new URL(pgUrl!);
-    url.pathname = `/${name}`;
-    return url.toString();
-  }
+/** An empty PostgreSQL database (no schema, no migrations yet), created with `options` (CREATE DATABASE's). */
+async function emptyDatabase(options = ""): Promise<string> {
+  const name = `sw_test_mig_${Math.random().toString(36).slice(2, 12)}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: pgUrl! });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name} ${options}`);
+  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  const url = new URL(pgUrl!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
 
+describe.skipIf(!pgUrl)("migrations [pg, concurrent first opens]", () => {
   it("lets several nodes open a fresh database at once: all succeed and each migration runs once", async () => {
     for (let round = 0; round < 3; round++) {
       const url = await emptyDatabase();
@@ -125,5 +125,49 @@ describe.skipIf(!pgUrl)("migrations [pg, concurrent first opens]", () => {
         "audit_entries_no_truncate",
       ]);
     }
+  });
+});
+
+describe.skipIf(!pgUrl)("migrations [pg, linguistic default collation]", () => {
+  it("orders user ids, members and the auth tables' ids byte-wise, as SQLite does", async () => {
+    // en-US puts "a" before "B" and ignores case at first; byte order (and SQLite) puts "-" < "B" < "a".
+    const url = await emptyDatabase("TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'");
+    const db = await openDatabase({ url });
+    opened.push(db);
+    const org = organization();
+    const ids = ["a", "B", "-"].map((first) => `${first}${hexId().slice(1)}`);
+    await db.transaction(async (s) => {
+      await s.organizations.insert(org);
+      for (const id of ids) {
+        await s.organizations.insertUser(user({ id }));
+        await s.organizations.insertMembership({
+          organizationId: org.id,
+          userId: id,
+          role: "content_editor",
+          createdAt: 1_000,
+        });
+      }
+    });
+    const byBytes = [...ids].sort();
+    expect(byBytes.map((id) => id[0])).toEqual(["-", "B", "a"]);
+    const members = await db.read((s) => s.members.list(org.id, { limit: 10 }));
+    expect(members.map((m) => m.userId)).toEqual(byBytes);
+    // Keyset pages resume after a tie in the same order.
+    const next = await db.read((s) =>
+      s.members.list(org.id, { after: { createdAt: 1_000, id: byBytes[0]! }, limit: 10 }),
+    );
+    expect(next.map((m) => m.userId)).toEqual(byBytes.slice(1));
+    const sorted = await rawQuery("pg", url, "SELECT id FROM users ORDER BY id");
+    expect(sorted.map((row) => row.id)).toEqual(byBytes);
+    const linguistic = await rawQuery(
+      "pg",
+      url,
+      `SELECT table_name || '.' || column_name AS name FROM information_schema.columns
+       WHERE table_schema = 'public' AND collation_name IS DISTINCT FROM 'C' AND (table_name, column_name) IN (
+         ('users', 'id'), ('memberships', 'user_id'), ('website_editors', 'user_id'), ('email_verifications', 'id'),
+         ('oauth_clients', 'id'), ('oauth_codes', 'id'), ('oauth_tokens', 'id'), ('password_resets', 'id'),
+         ('sessions', 'id'))`,
+    );
+    expect(linguistic).toEqual([]);
   });
 });

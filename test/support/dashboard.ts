@@ -1,5 +1,6 @@
 import { createServer } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { signUp } from "../../src/accounts/accounts.ts";
 import { closeSandboxPool } from "../../src/framework/index.ts";
 import type { PlatformConfig } from "../../src/kernel/platform.ts";
@@ -107,6 +108,49 @@ export async function startDashboard(
       await served.close();
     },
   };
+}
+
+/** The dashboard, owner and website `useDashboardWebsite` sets up; filled in before the enclosing tests run. */
+export interface DashboardWebsite {
+  d: Dashboard;
+  ownerId: string;
+  organizationId: string;
+  websiteId: string;
+  slug: string;
+  /** The website's dashboard page, `<app>/orgs/<organizationId>/websites/<websiteId>`. */
+  websitePath: string;
+}
+
+/**
+ * Registers, in the enclosing `describe`, the setup a dashboard test of one website repeats: `startDashboard`
+ * (before all its tests, closed after them), an owner signed up as `owner` and the owner's website named `website`.
+ */
+export function useDashboardWebsite(options: {
+  owner: { email: string; name: string };
+  website: string;
+  dialect?: Dialect;
+  config?: Partial<PlatformConfig>;
+}): DashboardWebsite {
+  const site = {} as DashboardWebsite;
+  beforeAll(async () => {
+    const d = await startDashboard(options.config, options.dialect);
+    site.d = d;
+    const owner = await d.user(options.owner.email, options.owner.name);
+    const { organizationId } = owner;
+    const website = await d.t.callAsUser(owner.id, "websites.create", {
+      name: options.website,
+      organizationId,
+    });
+    Object.assign(site, {
+      ownerId: owner.id,
+      organizationId,
+      websiteId: website.id,
+      slug: website.slug,
+      websitePath: `${d.app}/orgs/${organizationId}/websites/${website.id}`,
+    });
+  });
+  afterAll(() => site.d?.close());
+  return site;
 }
 
 /** Clicks `selector` and waits for `notice` to show (a form post answered by a redirect with a notice). */

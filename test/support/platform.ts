@@ -81,6 +81,8 @@ export async function createTestPlatform(
     now?: () => number;
     billing?: BillingProvider;
     analytics?: PlatformOptions["analytics"];
+    /** Write analytics on the collector's worker thread, with its own connection (as `serve` and `dev` do). */
+    analyticsThread?: boolean;
   } = {},
 ): Promise<TestPlatform> {
   const database = await openTestDatabase(dialect, options.now ? { now: options.now } : {});
@@ -91,7 +93,10 @@ export async function createTestPlatform(
     // a fresh secrets key per platform, as `dev` makes one per data folder; the cheapest password hashing
     config: { secretsKey: generateSecretsKey(), passwordCost: 10, ...options.config },
     ...(options.billing ? { billing: options.billing } : {}),
-    ...(options.analytics ? { analytics: options.analytics } : {}),
+    analytics: {
+      ...(options.analyticsThread ? { databaseUrl: database.url } : {}),
+      ...options.analytics,
+    },
     log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
   });
   const local = await ensureLocalOwner(database.db);

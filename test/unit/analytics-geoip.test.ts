@@ -39,10 +39,10 @@ describe("analytics GeoIP", () => {
     expect(geoipFromEnv({})).toEqual({});
     const file = join(dir, "countries.mmdb");
     writeFileSync(file, buildMmdb(COUNTRIES));
-    const { countryOf } = geoipFromEnv({ SITEWRIGHT_GEOIP_DB: file });
+    const { geoip } = geoipFromEnv({ SITEWRIGHT_GEOIP_DB: file });
     rmSync(file);
     // Read at start: the lookup keeps working without the file.
-    expect(countryOf?.("198.51.100.7")).toBe("DE");
+    expect(countryLookup(geoip!)("198.51.100.7")).toBe("DE");
     expect(() => geoipFromEnv({ SITEWRIGHT_GEOIP_DB: file })).toThrow(/^SITEWRIGHT_GEOIP_DB: cannot read/);
     const text = join(dir, "countries.csv");
     writeFileSync(text, "network,country\n198.51.100.0/24,DE\n");

@@ -1,6 +1,6 @@
 import { classifyInboundRequest } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { eraClassifier } from "../../src/mcp/fast-call.ts";
+import { eraClassifier, toolsCallOf } from "../../src/mcp/fast-call.ts";
 
 const MODERN = "2026-07-28";
 const envelope = {
@@ -70,7 +70,7 @@ describe("eraClassifier", () => {
           body,
         }).kind;
         eras.add(expected);
-        expect(classify(request, body), `${name} (pass ${pass + 1})`).toBe(expected);
+        expect(classify(request, body, toolsCallOf(body)), `${name} (pass ${pass + 1})`).toBe(expected);
       }
     }
     expect([...eras].sort()).toEqual(["legacy", "modern", "reject"]);

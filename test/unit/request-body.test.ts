@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { toNodeHandler } from "srvx/node";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../src/kernel/errors.ts";
 import { type BodyLimit, LINGER_MS, readBody, readBodyText } from "../../src/rest/body.ts";
@@ -164,5 +167,169 @@ describe("readBody", () => {
     expect(await readBody(new Request("http://localhost/x", { method: "POST" }), limit(10))).toHaveLength(0);
     const request = new Request("http://localhost/x", { method: "POST", body: "☕ ok" });
     expect(await readBodyText(request, limit(64))).toBe("☕ ok");
+  });
+});
+
+/**
+ * A node:http server whose requests reach `handle` as srvx makes them (as `listen()` of src/server.ts does), and
+ * a client that sends a body piece by piece.
+ */
+async function nodeServed(handle: (request: Request, message: IncomingMessage) => Promise<Response>) {
+  const handler = toNodeHandler((request) =>
+    handle(request, (request as unknown as { runtime: { node: { req: IncomingMessage } } }).runtime.node.req),
+  ) as (req: IncomingMessage, res: ServerResponse) => void;
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const open = (headers: Record<string, string> = {}) => {
+    const client = httpRequest({ port, host: "127.0.0.1", method: "POST", path: "/x", headers });
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      client.on("response", (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode!, text }));
+      });
+      client.on("error", reject);
+    });
+    answer.catch(() => undefined);
+    return { client, answer };
+  };
+  return { open, close: () => new Promise((resolve) => server.close(resolve)).then(() => undefined) };
+}
+
+/** A promise and its resolver. */
+function signal<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** The answer of a read: 200 with the text, or the refusal's status and message. */
+async function answerOf(read: Promise<string>): Promise<Response> {
+  try {
+    return new Response(await read);
+  } catch (error) {
+    const failure = error instanceof ApiError ? error : new ApiError("internal", String(error));
+    return new Response(failure.message, { status: failure.status });
+  }
+}
+
+describe("readBody on node:http (from the IncomingMessage, no web stream)", () => {
+  it("reads a body that arrives in pieces after the read began, as UTF-8", async () => {
+    const started = signal();
+    const read = signal<{ text: string; bodyUsed: boolean; error?: unknown }>();
+    const served = await nodeServed(async (request) => {
+      started.resolve();
+      const text = await readBodyText(request, limit(64 * KiB)).catch((error: unknown) => String(error));
+      // srvx marks its web stream used once read: untouched, the body was read from the IncomingMessage.
+      read.resolve({ text, bodyUsed: request.bodyUsed });
+      return new Response("ok");
+    });
+    try {
+      const { client, answer } = served.open({ "transfer-encoding": "chunked" });
+      client.write("☕ one,");
+      await started.promise;
+      client.write(Buffer.from(" two,").subarray(0, 3));
+      client.write(Buffer.from(" two,").subarray(3));
+      client.end(" three");
+      expect(await read.promise).toEqual({ text: "☕ one, two, three", bodyUsed: false });
+      expect((await answer).status).toBe(200);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("takes a body that has arrived whole from the message's buffer, within the same limit", async () => {
+    const body = "x".repeat(40 * KiB);
+    const served = await nodeServed(async (request, message) => {
+      await vi.waitFor(() => expect(message.complete).toBe(true), { timeout: 30_000, interval: 5 });
+      const max = Number(request.headers.get("x-max"));
+      // srvx marks its web stream used once read: still unused, the body was taken from the IncomingMessage.
+      return answerOf(readBodyText(request, limit(max)).then((text) => `${text.length} ${request.bodyUsed}`));
+    });
+    try {
+      const whole = served.open({ "content-length": String(body.length), "x-max": String(64 * KiB) });
+      whole.client.end(body);
+      expect(await whole.answer).toEqual({ status: 200, text: `${40 * KiB} false` });
+      // Chunked (no declared length to refuse early) and one byte past the limit: refused all the same.
+      const over = served.open({ "transfer-encoding": "chunked", "x-max": String(body.length - 1) });
+      over.client.end(body);
+      expect(await over.answer).toEqual({
+        status: 413,
+        text: `Request body: larger than the ${body.length - 1}-byte limit.`,
+      });
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("refuses a streamed body at the first piece past the limit, and one that stalls at the deadline", async () => {
+    const started = signal();
+    const served = await nodeServed(async (request) => {
+      started.resolve();
+      const slow = request.headers.get("x-slow") === "1";
+      return answerOf(readBodyText(request, slow ? limit(64 * KiB, 300) : limit(10 * KiB)));
+    });
+    try {
+      const big = served.open({ "transfer-encoding": "chunked" });
+      big.client.write("a".repeat(6 * KiB));
+      await started.promise;
+      big.client.write("a".repeat(6 * KiB));
+      expect((await big.answer).status).toBe(413);
+      big.client.destroy();
+      const slow = served.open({ "transfer-encoding": "chunked", "x-slow": "1" });
+      slow.client.write("a");
+      const answered = await slow.answer;
+      expect(answered).toEqual({ status: 408, text: "Request body: not received within 0.3 seconds." });
+      // The sender never finishes: its connection is closed once the linger is over.
+      await new Promise((resolve) => slow.client.socket!.once("close", resolve));
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("ends the read when the client goes away mid-body (no wait for the deadline)", async () => {
+    const started = signal();
+    const failed = signal<unknown>();
+    const served = await nodeServed(async (request) => {
+      started.resolve();
+      failed.resolve(
+        await readBody(request, limit(64 * KiB, 600_000)).then(
+          () => "read",
+          (e: unknown) => e,
+        ),
+      );
+      return new Response("");
+    });
+    try {
+      const { client } = served.open({ "transfer-encoding": "chunked" });
+      client.on("error", () => undefined);
+      client.write("partial");
+      await started.promise;
+      client.destroy();
+      const error = await failed.promise;
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(ApiError);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("reads through the web stream when something already took it", async () => {
+    const served = await nodeServed(async (request) => {
+      expect(request.body).not.toBeNull();
+      return new Response(await readBodyText(request, limit(64 * KiB)));
+    });
+    try {
+      const { client, answer } = served.open({ "content-length": "5" });
+      client.end("hello");
+      expect(await answer).toEqual({ status: 200, text: "hello" });
+    } finally {
+      await served.close();
+    }
   });
 });

@@ -44,6 +44,15 @@ export default defineTool({
     csv: z.string().describe("The rows as CSV, header line first."),
     rows: z.number().int().describe("Rows in csv, header excluded."),
     nextCursor: z.string().nullable().describe("Pass as cursor for the next rows; null after the last."),
+    complete: z
+      .boolean()
+      .describe(
+        "False when the rows need raw events (pageviews, a filtered or property breakdown) and part of the period is older than the oldest raw event kept: that part has no rows; see notice. REST sends it as the Sitewright-Complete header.",
+      ),
+    notice: z
+      .string()
+      .nullable()
+      .describe("Why rows are missing; null when complete. REST: the Sitewright-Notice header."),
   }),
   annotations: presets.read,
   scope: { websiteId: "websiteId" },
@@ -53,6 +62,16 @@ export default defineTool({
     filename: (input) => `analytics-${String(input.kind)}.csv`,
     text: (output, first) => (first ? output.csv : output.csv.slice(output.csv.indexOf("\r\n") + 2)),
     nextCursor: (output) => output.nextCursor,
+    headers: {
+      "Sitewright-Complete": {
+        description: "false when part of the period has no raw events left (see Sitewright-Notice).",
+        value: (output) => String(output.complete),
+      },
+      "Sitewright-Notice": {
+        description: "Why rows are missing, when Sitewright-Complete is false.",
+        value: (output) => output.notice,
+      },
+    },
   },
   async handler(input, ctx) {
     await readableWebsite(ctx, input.websiteId);
@@ -80,6 +99,12 @@ export default defineTool({
       after,
       input.limit,
     );
-    return { csv: page.csv, rows: page.rows, nextCursor: page.after ? encodeKeyset(page.after, tag) : null };
+    return {
+      csv: page.csv,
+      rows: page.rows,
+      nextCursor: page.after ? encodeKeyset(page.after, tag) : null,
+      complete: page.complete,
+      notice: page.notice,
+    };
   },
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
-import { decodeCursor, page } from "../../src/kernel/cursor.ts";
+import { cursorList } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
-import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { fields } from "../../src/kernel/schemas.ts";
 import { projectApiKey } from "../../src/services/api-keys/api-keys.ts";
 import { apiKeysGroup } from "./group.ts";
 import { apiKey } from "./schemas.ts";
@@ -24,15 +24,14 @@ export default defineTool({
         .enum(["exclude", "only"])
         .default("exclude")
         .describe("exclude (default) or only revoked keys."),
-      cursor: fields.cursor(),
-      limit: fields.limit(),
+      ...cursorList.input(),
     })
     .strict()
     .refine((input) => (input.organizationId === undefined) !== (input.websiteId === undefined), {
       message: "pass exactly one of organizationId or websiteId",
       path: ["organizationId"],
     }),
-  output: listOf(apiKey),
+  output: cursorList.output(apiKey),
   annotations: presets.read,
   scope: { websiteId: "websiteId", organizationId: "organizationId" },
   http: { method: "GET", path: "/apiKeys" },
@@ -40,14 +39,8 @@ export default defineTool({
     const rows = await ctx.stores.apiKeys.list({
       ...(input.websiteId ? { websiteId: input.websiteId } : { organizationId: input.organizationId! }),
       revoked: input.revoked,
-      after: input.cursor ? decodeCursor(input.cursor) : undefined,
-      limit: input.limit + 1,
+      ...cursorList.request(input),
     });
-    return page(
-      rows,
-      input.limit,
-      (row) => row.createdAt,
-      (row) => projectApiKey(row, ctx.now),
-    );
+    return cursorList.page(rows, input, (row) => projectApiKey(row, ctx.now));
   },
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
-import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
+import { cursorList } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
-import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { fields } from "../../src/kernel/schemas.ts";
 import { projectAsset } from "../../src/services/assets/assets.ts";
 import { requireWebsite } from "../../src/services/assets/upload.ts";
 import { assetsGroup } from "./group.ts";
@@ -28,11 +28,10 @@ export default defineTool({
         .boolean()
         .optional()
         .describe("true: only media_generate_images output; false: only uploads."),
-      cursor: fields.cursor(),
-      limit: fields.limit(),
+      ...cursorList.input(),
     })
     .strict(),
-  output: listOf(asset),
+  output: cursorList.output(asset),
   annotations: presets.read,
   scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/assets" },
@@ -46,14 +45,8 @@ export default defineTool({
         contentType: input.contentType,
         generated: input.generated,
       },
-      { after: input.cursor ? decodeCursor(input.cursor) : undefined, limit: input.limit + 1 },
+      cursorList.request(input),
     );
-    const slice = rows.slice(0, input.limit);
-    const last = slice.at(-1);
-    return {
-      items: slice.map((row) => projectAsset(ctx.platform.config, website.slug, row)),
-      nextCursor:
-        rows.length > input.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
-    };
+    return cursorList.page(rows, input, (row) => projectAsset(ctx.platform.config, website.slug, row));
   },
 });

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
 import type { Transport } from "../../src/kernel/context.ts";
-import { decodeCursor, page } from "../../src/kernel/cursor.ts";
+import { cursorList } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { ApiError } from "../../src/kernel/errors.ts";
-import { fields, iso, listOf, toMs } from "../../src/kernel/schemas.ts";
+import { fields, iso, toMs } from "../../src/kernel/schemas.ts";
 import { auditLogGroup } from "./group.ts";
 
 const entry = z.object({
@@ -41,11 +41,10 @@ export default defineTool({
         .describe("Only actions on this website (deleted websites included)."),
       from: fields.timestamp().optional().describe("Only entries at or after this time."),
       to: fields.timestamp().optional().describe("Only entries before this time."),
-      cursor: fields.cursor(),
-      limit: fields.limit(),
+      ...cursorList.input(),
     })
     .strict(),
-  output: listOf(entry),
+  output: cursorList.output(entry),
   annotations: presets.read,
   scope: { organizationId: "organizationId", filterOnly: ["websiteId"] },
   http: { method: "GET", path: "/organizations/{organizationId}/audit-log" },
@@ -61,13 +60,11 @@ export default defineTool({
       websiteId: input.websiteId,
       from,
       to,
-      after: input.cursor ? decodeCursor(input.cursor) : undefined,
-      limit: input.limit + 1,
+      ...cursorList.request(input),
     });
-    return page(
+    return cursorList.page(
       rows,
-      input.limit,
-      (row) => row.at,
+      input,
       (row) => ({
         id: row.id,
         organizationId: row.organizationId,
@@ -80,6 +77,7 @@ export default defineTool({
         target: { type: row.targetType, id: row.targetId },
         outcome: row.outcome,
       }),
+      (row) => ({ createdAt: row.at, id: row.id }),
     );
   },
 });

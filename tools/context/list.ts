@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
-import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
+import { cursorList } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
-import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { fields } from "../../src/kernel/schemas.ts";
 import { requireWebsite } from "../../src/services/assets/upload.ts";
 import { contextGroup } from "./group.ts";
 import { contextDocument, projectDocument } from "./schemas.ts";
@@ -13,23 +13,14 @@ export default defineTool({
   title: "List context documents",
   description:
     "Lists a website's private reference documents, newest first: name, type, size, characters of text and PDF pages. Call context_get for one document's text.",
-  input: z.object({ websiteId: fields.websiteId(), cursor: fields.cursor(), limit: fields.limit() }).strict(),
-  output: listOf(contextDocument),
+  input: z.object({ websiteId: fields.websiteId(), ...cursorList.input() }).strict(),
+  output: cursorList.output(contextDocument),
   annotations: presets.read,
   scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/context" },
   async handler(input, ctx) {
     await requireWebsite(ctx.stores, input.websiteId);
-    const rows = await ctx.stores.contextDocuments.list(input.websiteId, {
-      after: input.cursor ? decodeCursor(input.cursor) : undefined,
-      limit: input.limit + 1,
-    });
-    const slice = rows.slice(0, input.limit);
-    const last = slice.at(-1);
-    return {
-      items: slice.map(projectDocument),
-      nextCursor:
-        rows.length > input.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
-    };
+    const rows = await ctx.stores.contextDocuments.list(input.websiteId, cursorList.request(input));
+    return cursorList.page(rows, input, projectDocument);
   },
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
-import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
+import { cursorList } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
-import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { fields } from "../../src/kernel/schemas.ts";
 import { filterOf, projectSubmission } from "../../src/services/forms/submissions.ts";
 import { formsGroup } from "./group.ts";
 import { submission, submissionFilters } from "./schemas.ts";
@@ -17,26 +17,20 @@ export default defineTool({
     .object({
       websiteId: fields.websiteId(),
       ...submissionFilters,
-      cursor: fields.cursor(),
-      limit: fields.limit(),
+      ...cursorList.input(),
     })
     .strict(),
-  output: listOf(submission),
+  output: cursorList.output(submission),
   annotations: presets.read,
   scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/forms/submissions" },
   async handler(input, ctx) {
-    const rows = await ctx.stores.forms.listSubmissions(input.websiteId, filterOf(input), {
-      after: input.cursor ? decodeCursor(input.cursor) : undefined,
-      limit: input.limit + 1,
-    });
-    const slice = rows.slice(0, input.limit);
-    const files = await ctx.stores.forms.files(slice.map((row) => row.id));
-    const last = slice.at(-1);
-    return {
-      items: slice.map((row) => projectSubmission(row, files.get(row.id) ?? [])),
-      nextCursor:
-        rows.length > input.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
-    };
+    const rows = await ctx.stores.forms.listSubmissions(
+      input.websiteId,
+      filterOf(input),
+      cursorList.request(input),
+    );
+    const files = await ctx.stores.forms.files(rows.slice(0, input.limit).map((row) => row.id));
+    return cursorList.page(rows, input, (row) => projectSubmission(row, files.get(row.id) ?? []));
   },
 });

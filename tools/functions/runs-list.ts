@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
-import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
+import { cursorList } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
-import { fields, listOf, toMs } from "../../src/kernel/schemas.ts";
+import { fields, toMs } from "../../src/kernel/schemas.ts";
 import { functionsGroup } from "./group.ts";
 import { projectRun, run } from "./schemas.ts";
 
@@ -24,11 +24,10 @@ export default defineTool({
       status: z.coerce.number().int().min(100).max(599).optional().describe("Only this response status."),
       from: fields.timestamp().optional().describe("At or after."),
       to: fields.timestamp().optional().describe("Before."),
-      cursor: fields.cursor(),
-      limit: fields.limit(),
+      ...cursorList.input(),
     })
     .strict(),
-  output: listOf(run),
+  output: cursorList.output(run),
   annotations: presets.read,
   scope: { websiteId: "websiteId" },
   http: { method: "GET", path: "/websites/{websiteId}/functions/runs" },
@@ -41,14 +40,8 @@ export default defineTool({
         from: input.from === undefined ? undefined : toMs(input.from),
         to: input.to === undefined ? undefined : toMs(input.to),
       },
-      { after: input.cursor ? decodeCursor(input.cursor) : undefined, limit: input.limit + 1 },
+      cursorList.request(input),
     );
-    const slice = rows.slice(0, input.limit);
-    const last = slice.at(-1);
-    return {
-      items: slice.map(projectRun),
-      nextCursor:
-        rows.length > input.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
-    };
+    return cursorList.page(rows, input, projectRun);
   },
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
-import { decodeCursor, page } from "../../src/kernel/cursor.ts";
+import { cursorList } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
-import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { fields } from "../../src/kernel/schemas.ts";
 import { projectInvitation } from "../../src/services/organizations/invitations.ts";
 import { organizationsGroup } from "./group.ts";
 import { invitation, invitationStatus } from "./invitation-schemas.ts";
@@ -18,11 +18,10 @@ export default defineTool({
       organizationId: fields.organizationId(),
       status: invitationStatus.optional().describe("Only invitations in this status."),
       websiteId: fields.websiteId().optional().describe("Only editor invitations to this website."),
-      cursor: fields.cursor(),
-      limit: fields.limit(),
+      ...cursorList.input(),
     })
     .strict(),
-  output: listOf(invitation),
+  output: cursorList.output(invitation),
   annotations: presets.read,
   scope: { websiteId: "websiteId", organizationId: "organizationId" },
   http: { method: "GET", path: "/organizations/{organizationId}/invitations" },
@@ -32,14 +31,8 @@ export default defineTool({
       ...(input.websiteId ? { websiteId: input.websiteId } : {}),
       ...(input.status ? { status: input.status } : {}),
       now: ctx.now,
-      after: input.cursor ? decodeCursor(input.cursor) : undefined,
-      limit: input.limit + 1,
+      ...cursorList.request(input),
     });
-    return page(
-      rows,
-      input.limit,
-      (row) => row.createdAt,
-      (row) => projectInvitation(row, ctx.now),
-    );
+    return cursorList.page(rows, input, (row) => projectInvitation(row, ctx.now));
   },
 });

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
-import { decodeCursor, encodeCursor } from "../../src/kernel/cursor.ts";
+import { cursorList } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { grantFor } from "../../src/kernel/principal.ts";
-import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { fields } from "../../src/kernel/schemas.ts";
 import { organizationsGroup } from "./group.ts";
 import { organization, projectOrganization } from "./schemas.ts";
 
@@ -13,8 +13,8 @@ export default defineTool({
   title: "List organizations",
   description:
     "Lists the organizations this credential can access, oldest first, with its role in each (a key sees its own organization). Next: websites_list with organizationId.",
-  input: z.object({ cursor: fields.cursor(), limit: fields.limit() }).strict(),
-  output: listOf(organization),
+  input: z.object({ ...cursorList.input() }).strict(),
+  output: cursorList.output(organization),
   access: "content_editor",
   annotations: presets.read,
   http: { method: "GET", path: "/organizations" },
@@ -24,18 +24,12 @@ export default defineTool({
     const orgs = (await ctx.stores.organizations.listByIds([...grants.keys()])).sort(
       (a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1),
     );
-    const from = input.cursor ? decodeCursor(input.cursor) : undefined;
+    const from = cursorList.request(input).after;
     const rest = from
       ? orgs.filter(
           (org) => org.createdAt > from.createdAt || (org.createdAt === from.createdAt && org.id > from.id),
         )
       : orgs;
-    const slice = rest.slice(0, input.limit);
-    const last = slice[slice.length - 1];
-    return {
-      items: slice.map((org) => projectOrganization(org, grants.get(org.id)!)),
-      nextCursor:
-        rest.length > input.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
-    };
+    return cursorList.page(rest, input, (org) => projectOrganization(org, grants.get(org.id)!));
   },
 });

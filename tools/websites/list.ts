@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { presets } from "../../src/kernel/annotations.ts";
-import { decodeCursor, page } from "../../src/kernel/cursor.ts";
+import { cursorList } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
-import { fields, listOf } from "../../src/kernel/schemas.ts";
+import { fields } from "../../src/kernel/schemas.ts";
 import { projectWebsite } from "../../src/services/websites/websites.ts";
 import { websitesGroup } from "./group.ts";
 import { website } from "./schemas.ts";
@@ -16,11 +16,10 @@ export default defineTool({
   input: z
     .object({
       organizationId: fields.organizationId().optional().describe("Only this organization's websites."),
-      cursor: fields.cursor(),
-      limit: fields.limit(),
+      ...cursorList.input(),
     })
     .strict(),
-  output: listOf(website),
+  output: cursorList.output(website),
   annotations: presets.read,
   scope: { organizationId: "organizationId" },
   http: { method: "GET", path: "/websites" },
@@ -33,15 +32,7 @@ export default defineTool({
       if (grant.websiteIds) websiteIds.push(...grant.websiteIds);
       else organizationIds.push(grant.organizationId);
     }
-    const rows = await ctx.stores.websites.list(
-      { organizationIds, websiteIds },
-      { after: input.cursor ? decodeCursor(input.cursor) : undefined, limit: input.limit + 1 },
-    );
-    return page(
-      rows,
-      input.limit,
-      (row) => row.createdAt,
-      (row) => projectWebsite(ctx.platform.config, row),
-    );
+    const rows = await ctx.stores.websites.list({ organizationIds, websiteIds }, cursorList.request(input));
+    return cursorList.page(rows, input, (row) => projectWebsite(ctx.platform.config, row));
   },
 });

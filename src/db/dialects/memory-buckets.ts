@@ -6,8 +6,10 @@ interface Bucket {
   spec: BucketSpec;
 }
 
-const refilled = (bucket: Bucket, t: number) =>
-  Math.min(bucket.spec.capacity, bucket.tokens + ((t - bucket.at) / 1000) * bucket.spec.refillPerSecond);
+/** A bucket's tokens at `t`, refilled at `spec`'s rate (the spec of the call, which may differ from the stored one). */
+const refilled = (bucket: Bucket, spec: BucketSpec, t: number) =>
+  Math.min(spec.capacity, bucket.tokens + ((t - bucket.at) / 1000) * spec.refillPerSecond);
+const ALLOWED = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
 
 /**
  * Exact in-process token buckets (the embedded SQLite deployment is one process). Past `maxKeys` tracked
@@ -19,7 +21,7 @@ export function memoryRateLimiter(now: () => number = Date.now, maxKeys = 100_00
 
   function sweep(t: number) {
     for (const [key, bucket] of buckets) {
-      if (refilled(bucket, t) >= bucket.spec.capacity) buckets.delete(key);
+      if (refilled(bucket, bucket.spec, t) >= bucket.spec.capacity) buckets.delete(key);
     }
     sweepAt = Math.max(maxKeys, buckets.size * 2);
   }
@@ -28,13 +30,18 @@ export function memoryRateLimiter(now: () => number = Date.now, maxKeys = 100_00
     async take(key: string, spec: BucketSpec, cost: number) {
       const t = now();
       const existing = buckets.get(key);
-      const tokens = existing ? refilled({ ...existing, spec }, t) : spec.capacity;
+      const tokens = existing ? refilled(existing, spec, t) : spec.capacity;
       const needed = Math.max(cost, 1);
       const allowed = tokens >= needed;
-      buckets.set(key, { tokens: allowed ? tokens - cost : tokens, at: t, spec });
+      // Updated in place: a request costs no new bucket.
+      if (existing) {
+        existing.tokens = allowed ? tokens - cost : tokens;
+        existing.at = t;
+        existing.spec = spec;
+      } else buckets.set(key, { tokens: allowed ? tokens - cost : tokens, at: t, spec });
       if (buckets.size > sweepAt) sweep(t);
       return allowed
-        ? { allowed: true, retryAfterSeconds: 0 }
+        ? ALLOWED
         : {
             allowed: false,
             retryAfterSeconds: Math.max(1, Math.ceil((needed - tokens) / spec.refillPerSecond)),
@@ -45,7 +52,7 @@ export function memoryRateLimiter(now: () => number = Date.now, maxKeys = 100_00
       if (!existing) return; // an absent bucket is full
       const t = now();
       buckets.set(key, {
-        tokens: Math.min(spec.capacity, refilled({ ...existing, spec }, t) + tokens),
+        tokens: Math.min(spec.capacity, refilled(existing, spec, t) + tokens),
         at: t,
         spec,
       });

@@ -25,6 +25,10 @@ export function openSqlite(options: OpenOptions): Database {
   // A 64 MiB page cache and memory-mapped reads keep a large CMS index hot (SQLite's default cache is 2 MiB).
   sqlite.pragma("cache_size = -65536");
   sqlite.pragma("mmap_size = 268435456");
+  // SQLite's lower() folds ASCII only: analytics' "contains" filters fold any letter, as on PostgreSQL.
+  sqlite.function("lower_unicode", { deterministic: true }, (value: unknown) =>
+    typeof value === "string" ? value.toLowerCase() : value,
+  );
   // Units of work run one at a time on the one connection: the open transaction's tracker counts its writes.
   const writes = new WriteTracker();
   const db = drizzle(sqlite, { logger: { logQuery: (query) => writes.logger.logQuery(query) } });

@@ -90,10 +90,12 @@ export const byteOrder = (dialect: Dialect): SQL => sql.raw(dialect === "pg" ? '
 function filterSql(dialect: Dialect, filter: Filter): SQL {
   const column = dimensionSql(filter.dimension);
   if (filter.op === "contains") {
+    // Case-insensitive beyond ASCII on both: PostgreSQL's lower() under the database's locale (a `C` column's own
+    // collation would fold ASCII only), SQLite's lower_unicode() (JavaScript's toLowerCase, see dialects/sqlite.ts).
     const any = filter.values.map((value) =>
       dialect === "pg"
-        ? sql`strpos(lower(${column}), lower(${value})) > 0`
-        : sql`instr(lower(${column}), lower(${value})) > 0`,
+        ? sql`strpos(lower((${column}) collate "default"), lower(${value} collate "default")) > 0`
+        : sql`instr(lower_unicode(${column}), lower_unicode(${value})) > 0`,
     );
     return sql`(${sql.join(any, sql` or `)})`;
   }

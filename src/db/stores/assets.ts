@@ -1,6 +1,8 @@
-import { and, desc, eq, exists, inArray, like, lt, notExists, or, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, like, notExists, or, sql } from "drizzle-orm";
 import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { Db, Tables } from "../types.ts";
+import { after, newestFirst } from "./keyset.ts";
+import { websiteRows } from "./website-rows.ts";
 
 /** An uploaded file of a website (its bytes are the blob `sha256`). */
 export type AssetRecord = Tables["assets"]["$inferSelect"];
@@ -58,10 +60,9 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function assetStore(db: Db, t: Tables): AssetStore {
   const a = t.assets;
+  const rows = websiteRows(db, a);
   return {
-    async insert(record) {
-      await db.insert(a).values(record);
-    },
+    insert: rows.insert,
     async insertGeneration(record) {
       await db.insert(t.assetGenerations).values(record);
     },
@@ -73,18 +74,8 @@ export function assetStore(db: Db, t: Tables): AssetStore {
         .limit(1);
       return row;
     },
-    async get(websiteId, id) {
-      const [row] = await db
-        .select()
-        .from(a)
-        .where(and(eq(a.websiteId, websiteId), eq(a.id, id)))
-        .limit(1);
-      return row;
-    },
-    async list(websiteId, filter, { after, limit }) {
-      const position = after
-        ? or(lt(a.createdAt, after.createdAt), and(eq(a.createdAt, after.createdAt), lt(a.id, after.id)))
-        : undefined;
+    get: rows.get,
+    async list(websiteId, filter, { after: position, limit }) {
       const type = filter.contentType;
       const generation = db
         .select({ one: sql`1` })
@@ -110,10 +101,10 @@ export function assetStore(db: Db, t: Tables): AssetStore {
               : filter.generated
                 ? exists(generation)
                 : notExists(generation),
-            position,
+            after(a.createdAt, a.id, position),
           ),
         )
-        .orderBy(desc(a.createdAt), desc(a.id))
+        .orderBy(...newestFirst(a.createdAt, a.id))
         .limit(limit);
     },
     async getMany(websiteId, ids) {
@@ -136,21 +127,8 @@ export function assetStore(db: Db, t: Tables): AssetStore {
         .limit(1);
       return row;
     },
-    async update(websiteId, id, patch) {
-      const [row] = await db
-        .update(a)
-        .set(patch)
-        .where(and(eq(a.websiteId, websiteId), eq(a.id, id)))
-        .returning();
-      return row;
-    },
-    async remove(websiteId, id) {
-      const rows = await db
-        .delete(a)
-        .where(and(eq(a.websiteId, websiteId), eq(a.id, id)))
-        .returning({ id: a.id });
-      return rows.length > 0;
-    },
+    update: rows.update,
+    remove: rows.remove,
     async cmsReferences(websiteId, assetId, urlPart) {
       const v = t.cmsItemValues;
       const c = t.cmsCollections;

@@ -76,6 +76,30 @@ export async function queryItems(
   query: ItemQuery,
   load: (ids: string[]) => Promise<CmsItemRecord[]>,
 ): Promise<ItemQueryPage> {
+  const { statement, numeric } = itemQueryStatement(dialect, query);
+  const rows = await rawRows<Record<string, unknown>>(db, dialect, statement);
+  const keyRows = rows.map((row) =>
+    numeric.map((isNumber, n) => {
+      const value = row[`k${n}`];
+      return isNumber && value !== null && value !== undefined ? Number(value) : (value ?? null);
+    }),
+  );
+  const ids = keyRows.map((key) => key[key.length - 1] as string);
+  const byId = new Map((await load(ids)).map((item) => [item.id, item]));
+  return {
+    items: ids.map((id) => byId.get(id)).filter((item): item is CmsItemRecord => item !== undefined),
+    keys: keyRows,
+  };
+}
+
+/**
+ * The one statement of an item query page: columns k0… (each sort key, then the id) and, per column, whether it
+ * is numeric.
+ */
+export function itemQueryStatement(
+  dialect: Dialect,
+  query: ItemQuery,
+): { statement: SQL; numeric: boolean[] } {
   const isPg = dialect === "pg";
   const state = query.status === "published" ? "p" : "d";
   const contains = (haystack: SQL, needle: string) =>
@@ -252,22 +276,14 @@ export async function queryItems(
     keys.map((k, n) => sql`${k.expr} AS ${sql.raw(`k${n}`)}`),
     sql`, `,
   );
+  // SQLite takes CROSS JOIN as "this order": without statistics it may otherwise drive from the collection's
+  // items and sort them all (it guesses a collection holds a few rows), where the sort index walk stops at the page.
   const from = drivenByValues
-    ? sql`cms_item_values s0 JOIN cms_items i ON i.id = s0.item_id`
+    ? isPg
+      ? sql`cms_item_values s0 JOIN cms_items i ON i.id = s0.item_id`
+      : sql`cms_item_values s0 CROSS JOIN cms_items i`
     : sql`cms_items i`;
+  if (drivenByValues && !isPg) where.unshift(sql`i.id = s0.item_id`);
   const statement = sql`SELECT ${select} FROM ${from} ${sql.join(joins, sql` `)} WHERE ${sql.join(where, sql` AND `)} ORDER BY ${orderBy} LIMIT ${query.limit}`;
-
-  const rows = await rawRows<Record<string, unknown>>(db, dialect, statement);
-  const keyRows = rows.map((row) =>
-    keys.map((k, n) => {
-      const value = row[`k${n}`];
-      return k.numeric && value !== null && value !== undefined ? Number(value) : (value ?? null);
-    }),
-  );
-  const ids = keyRows.map((key) => key[key.length - 1] as string);
-  const byId = new Map((await load(ids)).map((item) => [item.id, item]));
-  return {
-    items: ids.map((id) => byId.get(id)).filter((item): item is CmsItemRecord => item !== undefined),
-    keys: keyRows,
-  };
+  return { statement, numeric: keys.map((k) => k.numeric) };
 }

@@ -1,6 +1,8 @@
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { KeysetPosition } from "../../kernel/cursor.ts";
 import { type Db, type Dialect, rawRows, type Tables } from "../types.ts";
+import { after, newestFirst } from "./keyset.ts";
+import { websiteRows } from "./website-rows.ts";
 
 /** A private reference document of a website, with the text extracted from it. */
 export type ContextDocumentRecord = Tables["contextDocuments"]["$inferSelect"];
@@ -41,45 +43,21 @@ export function contextDocumentStore(db: Db, t: Tables, dialect: Dialect): Conte
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
   };
+  const rows = websiteRows(db, d);
   return {
-    async insert(record) {
-      await db.insert(d).values(record);
-    },
-    async get(websiteId, id) {
-      const [row] = await db
-        .select()
-        .from(d)
-        .where(and(eq(d.websiteId, websiteId), eq(d.id, id)))
-        .limit(1);
-      return row;
-    },
-    async list(websiteId, { after, limit }) {
-      const position = after
-        ? or(lt(d.createdAt, after.createdAt), and(eq(d.createdAt, after.createdAt), lt(d.id, after.id)))
-        : undefined;
-      const rows = await db
+    insert: rows.insert,
+    get: rows.get,
+    async list(websiteId, { after: position, limit }) {
+      const found = await db
         .select({ ...summary, text: d.text })
         .from(d)
-        .where(and(eq(d.websiteId, websiteId), position))
-        .orderBy(desc(d.createdAt), desc(d.id))
+        .where(and(eq(d.websiteId, websiteId), after(d.createdAt, d.id, position)))
+        .orderBy(...newestFirst(d.createdAt, d.id))
         .limit(limit);
-      return rows.map(({ text, ...row }) => ({ ...row, textLength: text.length }));
+      return found.map(({ text, ...row }) => ({ ...row, textLength: text.length }));
     },
-    async rename(websiteId, id, name, now) {
-      const [row] = await db
-        .update(d)
-        .set({ name, updatedAt: now })
-        .where(and(eq(d.websiteId, websiteId), eq(d.id, id)))
-        .returning();
-      return row;
-    },
-    async remove(websiteId, id) {
-      const rows = await db
-        .delete(d)
-        .where(and(eq(d.websiteId, websiteId), eq(d.id, id)))
-        .returning({ id: d.id });
-      return rows.length > 0;
-    },
+    rename: (websiteId, id, name, now) => rows.update(websiteId, id, { name, updatedAt: now }),
+    remove: rows.remove,
     async search(websiteId, terms, limit) {
       if (terms.length === 0) return [];
       const query =

@@ -1,7 +1,9 @@
-import { and, asc, countDistinct, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, asc, countDistinct, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { Db, Tables } from "../types.ts";
+import { afterOldest, oldestFirst } from "./keyset.ts";
 import { once } from "./prepared.ts";
+import { websiteRows } from "./website-rows.ts";
 
 export type DomainRecord = Tables["websiteDomains"]["$inferSelect"];
 export type SlugRedirectRecord = Tables["websiteSlugRedirects"]["$inferSelect"];
@@ -63,34 +65,27 @@ export function domainStore(db: Db, t: Tables): DomainStore {
       .where(eq(r.slug, sql.placeholder("slug")))
       .prepare(),
   );
+  const rows = websiteRows(db, d);
   return {
-    async insert(record) {
-      await db.insert(d).values(record);
-    },
-    async get(websiteId, id) {
-      const [row] = await db
-        .select()
-        .from(d)
-        .where(and(eq(d.websiteId, websiteId), eq(d.id, id)))
-        .limit(1);
-      return row;
-    },
+    insert: rows.insert,
+    get: rows.get,
     async byHostname(hostname) {
       return (await byHost().execute({ hostname }))[0];
     },
     async list(websiteId, { after, limit }) {
-      const position = after
-        ? or(gt(d.createdAt, after.createdAt), and(eq(d.createdAt, after.createdAt), gt(d.id, after.id)))
-        : undefined;
       return db
         .select()
         .from(d)
-        .where(and(eq(d.websiteId, websiteId), position))
-        .orderBy(asc(d.createdAt), asc(d.id))
+        .where(and(eq(d.websiteId, websiteId), afterOldest(d.createdAt, d.id, after)))
+        .orderBy(...oldestFirst(d.createdAt, d.id))
         .limit(limit);
     },
     async ofWebsite(websiteId) {
-      return db.select().from(d).where(eq(d.websiteId, websiteId)).orderBy(asc(d.createdAt), asc(d.id));
+      return db
+        .select()
+        .from(d)
+        .where(eq(d.websiteId, websiteId))
+        .orderBy(...oldestFirst(d.createdAt, d.id));
     },
     async countOfWebsite(websiteId) {
       return db.$count(d, eq(d.websiteId, websiteId));

@@ -3,6 +3,7 @@ import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { FormSubmissionState } from "../schema/forms.ts";
 import type { Db, Tables } from "../types.ts";
 import { after, newestFirst } from "./keyset.ts";
+import { websiteRows } from "./website-rows.ts";
 
 export type DeploymentFormRecord = Omit<Tables["deploymentForms"]["$inferSelect"], "deploymentId">;
 export type FormSubmissionRecord = Tables["formSubmissions"]["$inferSelect"];
@@ -57,6 +58,7 @@ export function formStore(db: Db, t: Tables): FormStore {
   const f = t.formSubmissionFiles;
   const st = t.formSettings;
   const r = t.formRecipients;
+  const recipientRows = websiteRows(db, r);
   const mine = (websiteId: string, ids: readonly string[]) =>
     and(eq(s.websiteId, websiteId), inArray(s.id, [...ids]));
   return {
@@ -145,14 +147,7 @@ export function formStore(db: Db, t: Tables): FormStore {
     async recipients(websiteId) {
       return db.select().from(r).where(eq(r.websiteId, websiteId)).orderBy(asc(r.email));
     },
-    async getRecipient(websiteId, id) {
-      const [row] = await db
-        .select()
-        .from(r)
-        .where(and(eq(r.websiteId, websiteId), eq(r.id, id)))
-        .limit(1);
-      return row;
-    },
+    getRecipient: recipientRows.get,
     async putRecipient(record) {
       const [existing] = await db
         .select()
@@ -167,13 +162,7 @@ export function formStore(db: Db, t: Tables): FormStore {
       await db.update(r).set({ tokenHash: record.tokenHash }).where(eq(r.id, existing.id));
       return { ...existing, tokenHash: record.tokenHash };
     },
-    async removeRecipient(websiteId, id) {
-      const rows = await db
-        .delete(r)
-        .where(and(eq(r.websiteId, websiteId), eq(r.id, id)))
-        .returning({ id: r.id });
-      return rows.length > 0;
-    },
+    removeRecipient: recipientRows.remove,
     async confirmRecipient(tokenHash, now) {
       const [row] = await db.select().from(r).where(eq(r.tokenHash, tokenHash)).limit(1);
       if (!row) return undefined;

@@ -2,6 +2,7 @@ import { and, eq, gte, lt, type SQL } from "drizzle-orm";
 import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { Db, Tables } from "../types.ts";
 import { after, newestFirst } from "./keyset.ts";
+import { websiteRows } from "./website-rows.ts";
 
 export type FunctionRunRecord = Tables["functionRuns"]["$inferSelect"];
 
@@ -29,17 +30,10 @@ export interface FunctionRunStore {
 
 export function functionRunStore(db: Db, t: Tables): FunctionRunStore {
   const r = t.functionRuns;
+  const rows = websiteRows(db, r);
   return {
-    async insert(record) {
-      await db.insert(r).values(record);
-    },
-    async get(websiteId, id) {
-      const [row] = await db
-        .select()
-        .from(r)
-        .where(and(eq(r.websiteId, websiteId), eq(r.id, id)));
-      return row;
-    },
+    insert: rows.insert,
+    get: rows.get,
     async list(websiteId, filter, options) {
       const where: (SQL | undefined)[] = [
         eq(r.websiteId, websiteId),

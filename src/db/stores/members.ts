@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { Db, Tables } from "../types.ts";
+import { afterOldest, oldestFirst } from "./keyset.ts";
 import type { UserRecord } from "./organizations.ts";
 
 /** A membership with the member's user, as the members list shows it. */
@@ -41,11 +42,8 @@ export function memberStore(db: Db, t: Tables): MemberStore {
     db.select(columns).from(m).innerJoin(u, eq(u.id, m.userId)).where(where);
   return {
     async list(organizationId, { after, limit }) {
-      const position = after
-        ? or(gt(m.createdAt, after.createdAt), and(eq(m.createdAt, after.createdAt), gt(m.userId, after.id)))
-        : undefined;
-      return select(and(eq(m.organizationId, organizationId), position))
-        .orderBy(asc(m.createdAt), asc(m.userId))
+      return select(and(eq(m.organizationId, organizationId), afterOldest(m.createdAt, m.userId, after)))
+        .orderBy(...oldestFirst(m.createdAt, m.userId))
         .limit(limit);
     },
     async get(organizationId, userId) {

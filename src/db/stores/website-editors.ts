@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, or } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { KeysetPosition } from "../../kernel/cursor.ts";
 import type { Db, Tables } from "../types.ts";
+import { afterOldest, oldestFirst } from "./keyset.ts";
 
 /** A user's editor grant on one website (no organization membership needed). */
 export type WebsiteEditorRecord = Tables["websiteEditors"]["$inferSelect"];
@@ -63,12 +64,9 @@ export function websiteEditorStore(db: Db, t: Tables): WebsiteEditorStore {
       return row;
     },
     async list(websiteId, { after, limit }) {
-      const position = after
-        ? or(gt(e.createdAt, after.createdAt), and(eq(e.createdAt, after.createdAt), gt(e.userId, after.id)))
-        : undefined;
       return entry()
-        .where(and(eq(e.websiteId, websiteId), position))
-        .orderBy(asc(e.createdAt), asc(e.userId))
+        .where(and(eq(e.websiteId, websiteId), afterOldest(e.createdAt, e.userId, after)))
+        .orderBy(...oldestFirst(e.createdAt, e.userId))
         .limit(limit);
     },
     async ofUser(userId) {

@@ -2,7 +2,8 @@ import type { Filter } from "../../db/stores/analytics-sql.ts";
 import type { ToolContext } from "../../kernel/context.ts";
 import { type BreakdownSpec, breakdownPage } from "./breakdown.ts";
 import { csvLine } from "./csv.ts";
-import type { Period } from "./reports.ts";
+import { coverageOf, type Period, sourceOf } from "./reports.ts";
+import { localDate } from "./time.ts";
 
 const METRICS = [
   "visitors",
@@ -31,7 +32,11 @@ const PAGEVIEW_COLUMNS = [
   "country",
 ];
 
-/** One page of an export as CSV (header first) and the keyset position after it, or null after the last. */
+/**
+ * One page of an export as CSV (header first), the keyset position after it (null after the last), and whether the
+ * export counts its whole period (see coverageOf): raw page views, filtered breakdowns and property breakdowns
+ * read raw events, which end at the raw retention.
+ */
 export async function exportPage(
   ctx: Pick<ToolContext, "stores">,
   spec: BreakdownSpec & { kind: "breakdown" | "pageviews" },
@@ -39,7 +44,13 @@ export async function exportPage(
   filters: readonly Filter[],
   after: unknown[] | undefined,
   limit: number,
-): Promise<{ csv: string; rows: number; after: [number, string] | null }> {
+): Promise<{
+  csv: string;
+  rows: number;
+  after: [number, string] | null;
+  complete: boolean;
+  notice: string | null;
+}> {
   if (spec.kind === "breakdown") {
     const page = await breakdownPage(ctx, spec, period, filters, {
       after: after ? { visitors: Number(after[0]), value: String(after[1]) } : undefined,
@@ -51,7 +62,8 @@ export async function exportPage(
     ]);
     for (const item of page.items) csv += csvLine([item.value, ...METRICS.map((m) => item[m])]);
     const last = page.items.at(-1);
-    return { csv, rows: page.items.length, after: page.more && last ? [last.visitors, last.value] : null };
+    const next = page.more && last ? ([last.visitors, last.value] as [number, string]) : null;
+    return { csv, rows: page.items.length, after: next, ...coverageOf(period, page) };
   }
   const rows = await ctx.stores.analytics.rawEvents(
     spec.websiteId,
@@ -84,5 +96,9 @@ export async function exportPage(
     ]);
   }
   const last = slice.at(-1);
-  return { csv, rows: slice.length, after: rows.length > limit && last ? [last.ts, last.id] : null };
+  const { rawFrom } = await sourceOf(ctx, spec.websiteId, period, [], { rollable: false });
+  const next: [number, string] | null = rows.length > limit && last ? [last.ts, last.id] : null;
+  if (rawFrom === undefined) return { csv, rows: slice.length, after: next, complete: true, notice: null };
+  const notice = `Raw page views before ${localDate(period.timeZone, rawFrom)} were deleted after the raw retention (analyticsRawRetentionMonths): the export holds none before that day. Breakdowns without filters still count them (hourly rollups, kept for good).`;
+  return { csv, rows: slice.length, after: next, complete: false, notice };
 }

@@ -7,8 +7,8 @@ import { type CountryResponse, Reader } from "mmdb-lib";
  * not know (private ranges, say). IPv4-mapped IPv6 addresses (`::ffff:a.b.c.d`) are looked up as IPv4. Throws when
  * the bytes are not a MaxMind DB file, so a wrong path fails the start rather than every lookup.
  */
-export function countryLookup(bytes: Buffer): (ip: string) => string | undefined {
-  const reader = new Reader<CountryResponse>(bytes);
+export function countryLookup(bytes: Uint8Array): (ip: string) => string | undefined {
+  const reader = new Reader<CountryResponse>(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   const ipv4Only = reader.metadata.ipVersion === 4;
   return (ip) => {
     const plain = ip.startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
