@@ -9,44 +9,29 @@ import { migrate as sqliteMigrate } from "drizzle-orm/better-sqlite3/migrator";
 import { drizzle as pgDrizzle } from "drizzle-orm/node-postgres";
 import { migrate as pgMigrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import { afterEach, expect, inject } from "vitest";
+import { afterEach, expect } from "vitest";
 import { migrationsFolder } from "../../src/db/migrations-folder.ts";
 import * as pgSchema from "../../src/db/schema/pg.ts";
 import * as sqliteSchema from "../../src/db/schema/sqlite.ts";
 import { bindStores, type Stores } from "../../src/db/stores/index.ts";
 import { pgDb, pgTables } from "../../src/db/types.ts";
-import { hexId } from "../stores/fixtures.ts";
-import type { Dialect } from "./databases.ts";
+import { type Dialect, emptyPgDatabase } from "./databases.ts";
 
 /** Registers the clean-up after each test and returns the helpers (call once, at the top of a test file). */
 export function migrationFixtures() {
-  const pgUrl = inject("pgUrl");
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-
-  async function admin(sql: string) {
-    const client = new pg.Client({ connectionString: pgUrl! });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  }
 
   /** A new, empty database: a SQLite file or a PostgreSQL database. */
   async function emptyDatabase(dialect: Dialect): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), "sitewright-migrated-"));
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     if (dialect === "sqlite") return join(dir, "site.db");
-    const name = `sw_test_mig_${hexId()}`;
-    await admin(`CREATE DATABASE ${name}`);
-    cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    const url = new URL(pgUrl!);
-    url.pathname = `/${name}`;
-    return url.toString();
+    const empty = await emptyPgDatabase();
+    cleanups.push(empty.drop);
+    return empty.url;
   }
 
   /** Applies the committed migrations before `tag` and returns stores bound to that (older) schema. */
