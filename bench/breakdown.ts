@@ -8,6 +8,7 @@ import { hashSecret } from "../src/auth/secrets.ts";
 import { tables } from "../src/db/schema/sqlite.ts";
 import { bindStores } from "../src/db/stores/index.ts";
 import { checkJsonShape } from "../src/kernel/json-depth.ts";
+import { fitOutput } from "../src/kernel/output-fit.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
 import { eraClassifier, fastModernToolsCall, fastToolsCall, toolsCallOf } from "../src/mcp/fast-call.ts";
 import { mcpTools } from "../src/mcp/tool-list.ts";
@@ -111,7 +112,8 @@ export async function breakdown(
     stage(REST, "  of which db.read(websites.list)", () =>
       platform.db.read((s) => s.websites.list(reach, { limit: PAGE + 1 })),
     ),
-    stage(REST, "  of which output schema parse", () => list.output.parse(output)),
+    stage(REST, "  of which output schema parse (zod)", () => list.output.parse(output)),
+    stage(REST, "  of which output check (fitOutput, what runs)", () => fitOutput(list.output, output)),
     stage(REST, "json(output) (stringify + Response)", () => json(output)),
     stage(SQL, "better-sqlite3 prepare + run, both queries", () => {
       for (const q of queries)

@@ -181,7 +181,7 @@ async function main(fx: Fixture) {
   );
   console.log(missing ? `\n${missing}` : `\n${formatWrkTable(wrkLines)}`);
   console.log(
-    `\nwrk: 1 thread, ${WRK_CONNECTIONS} connections, ${wrkSettings.rounds} interleaved rounds of ${wrkSettings.seconds} s per variant against servers listening on port 0 (listen() of src/server.ts, as \`sitewright dev\`); keys rotate so none is throttled, and every response is checked in wrk's Lua (status 200 and the expected body). ratio = median of per-round ratios; req/s and p99 are medians.`,
+    `\nwrk: 1 thread, ${WRK_CONNECTIONS} connections, ${wrkSettings.rounds} interleaved rounds of ${wrkSettings.seconds} s per variant against servers listening on port 0 (listen() of src/server.ts, as \`sitewright dev\`); keys rotate so none is throttled, and every response is checked in wrk's Lua (status 200 and the expected body). ratio = median of per-round ratios; req/s, p99 and cpu/req (this process's CPU time per request: the servers', since wrk runs apart) are medians; cpu ratio = median of per-round baseline ÷ candidate CPU per request.`,
   );
   const all = [...lines, ...wrkLines];
   const missed = all.filter((l) => l.ratio < l.target).length;

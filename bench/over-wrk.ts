@@ -22,6 +22,9 @@ const keysPerRun = () => Math.ceil((25_000 * wrkSettings.seconds) / 1500);
 
 /** A line of the wrk table: a ratio line plus the p99 latency of both sides. */
 export interface WrkLine extends RatioLine {
+  /** Median CPU µs this process (the servers) spent per request, each side. */
+  candidateCpuUs: number;
+  baselineCpuUs: number;
   candidateP99: number;
   baselineP99: number;
 }
@@ -54,7 +57,13 @@ export async function overWrk(
       },
       {
         name: "REST ours",
-        load: { url: `${ours.url}${list}`, method: "GET", headers: {}, expect: '{"items":[' },
+        // Addressed as clients address the API: by its configured host (not the listener's 127.0.0.1:port).
+        load: {
+          url: `${ours.url}${list}`,
+          method: "GET",
+          headers: { Host: new URL(fx.platform.config.baseUrl).host },
+          expect: '{"items":[',
+        },
       },
       ...templates.map((t) => ({
         name: `MCP ours ${t.protocol}`,
@@ -67,13 +76,15 @@ export async function overWrk(
         },
       })),
     ];
-    const results = new Map<string, WrkResult[]>(variants.map((v) => [v.name, []]));
+    const results = new Map<string, (WrkResult & { cpuUs: number })[]>(variants.map((v) => [v.name, []]));
     const budget = fx.platform.config.rateLimits.standard.capacity - 100;
     for (let round = 0; round < wrkSettings.rounds; round++) {
       progress(`wrk round ${round + 1}/${wrkSettings.rounds}`);
       for (let k = 0; k < variants.length; k++) {
         const variant = variants[(round + k) % variants.length]!;
         const keys = await freshKeys(fx, keysPerRun());
+        // The servers run in this process and wrk in its own: this process's CPU time is the servers'.
+        const cpu = process.cpuUsage();
         const result = await wrkLoad({
           ...variant.load,
           keys,
@@ -83,7 +94,8 @@ export async function overWrk(
         if (result.requests / keys.length >= budget) {
           throw new Error(`wrk: ${variant.name} sent ${result.requests} requests; more keys are needed`);
         }
-        results.get(variant.name)!.push(result);
+        const used = process.cpuUsage(cpu);
+        results.get(variant.name)!.push({ ...result, cpuUs: (used.user + used.system) / result.requests });
       }
     }
     const line = (candidate: string, baseline: string, target: number): WrkLine => {
@@ -99,10 +111,12 @@ export async function overWrk(
         ratio: median(ratios),
         min: Math.min(...ratios),
         max: Math.max(...ratios),
-        cpuRatio: Number.NaN,
+        cpuRatio: median(a.map((r, i) => b[i]!.cpuUs / r.cpuUs)),
         target,
         candidateP99: median(a.map((r) => r.p99Ms)),
         baselineP99: median(b.map((r) => r.p99Ms)),
+        candidateCpuUs: median(a.map((r) => r.cpuUs)),
+        baselineCpuUs: median(b.map((r) => r.cpuUs)),
       };
     };
     return [
@@ -120,16 +134,33 @@ const rate = (r: number) => (r >= 10_000 ? `${(r / 1000).toFixed(1)}k` : r.toFix
 /** The wrk lines: throughput with p99 latency beside it, and the ratio against the target. */
 export function formatWrkTable(lines: WrkLine[]): string {
   return table(
-    ["scenario", "candidate", "req/s", "p99", "baseline", "req/s", "p99", "ratio [min–max]", "target", ""],
+    [
+      "scenario",
+      "candidate",
+      "req/s",
+      "p99",
+      "cpu/req",
+      "baseline",
+      "req/s",
+      "p99",
+      "cpu/req",
+      "ratio [min–max]",
+      "cpu ratio",
+      "target",
+      "",
+    ],
     lines.map((l) => [
       l.scenario,
       l.candidate,
       rate(l.candidateRate),
       `${l.candidateP99.toFixed(2)} ms`,
+      `${l.candidateCpuUs.toFixed(0)} µs`,
       l.baseline,
       rate(l.baselineRate),
       `${l.baselineP99.toFixed(2)} ms`,
+      `${l.baselineCpuUs.toFixed(0)} µs`,
       `${l.ratio.toFixed(2)} [${l.min.toFixed(2)}–${l.max.toFixed(2)}]`,
+      l.cpuRatio.toFixed(2),
       `≥ ${l.target}`,
       l.ratio >= l.target ? "PASS" : "MISS",
     ]),

@@ -13,13 +13,9 @@
 // and fetches https://bakery.example/ and one image variant of its srcset through it, by that name. One `ok` or
 // `FAIL` line per check; everything it started is stopped at the end; exit status 1 on any failure.
 
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { request } from "node:https";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TLSSocket } from "node:tls";
 import dns2 from "dns2";
 import sharp from "sharp";
 import { openDatabase } from "../src/db/database.ts";
@@ -31,6 +27,7 @@ import { completeCheckoutSession } from "../src/services/billing/checkout.ts";
 import { defaultDomainConfig } from "../src/services/domains/config.ts";
 import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
 import { tools } from "../tools/index.ts";
+import { type Caddy, startCaddy, viaCaddy } from "./caddy.ts";
 
 const DOMAIN = "bakery.example";
 const dir = await mkdtemp(join(tmpdir(), "sitewright-assets-and-domain-"));
@@ -85,38 +82,7 @@ function check(what: string, ok: boolean, detail: string) {
   if (!ok) failed = true;
 }
 
-/** A free loopback TCP port (Caddy takes its ports from its configuration, not port 0). */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-/** GET https://<DOMAIN><path> through Caddy on loopback, SNI and Host naming the domain. */
-const viaCaddy = (port: number, path: string) =>
-  new Promise<{ status: number; type: string; body: Buffer; names: string }>((resolve, reject) => {
-    // Caddy's CA is private; the certificate is checked by the names it carries.
-    const options = { host: "127.0.0.1", port, path, servername: DOMAIN, rejectUnauthorized: false };
-    request({ ...options, headers: { host: DOMAIN } }, (res) => {
-      const names = (res.socket as TLSSocket).getPeerCertificate().subjectaltname ?? "";
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          type: res.headers["content-type"] ?? "",
-          body: Buffer.concat(chunks),
-          names,
-        }),
-      );
-    })
-      .on("error", reject)
-      .end();
-  });
-
-let caddy: ReturnType<typeof spawn> | undefined;
+let caddy: Caddy | undefined;
 let server: Awaited<ReturnType<typeof listen>> | undefined;
 try {
   const organizationId = owner.organization.id;
@@ -222,35 +188,11 @@ export default function Home() {
   console.log(`Billable sites: ${billing.billableSiteCount} of ${billing.billableSiteCapacity}`);
 
   // 4. Caddy in front: a certificate on demand from its internal CA, only for names Sitewright serves.
-  const [httpsPort, httpPort] = [await freePort(), await freePort()];
-  caddy = spawn("caddy", ["run", "--config", "examples/Caddyfile", "--adapter", "caddyfile"], {
-    env: {
-      ...process.env,
-      SITEWRIGHT_UPSTREAM: `127.0.0.1:${server.port}`,
-      CADDY_GLOBAL_OPTIONS: [
-        "admin off",
-        "local_certs",
-        "skip_install_trust",
-        "default_bind 127.0.0.1",
-        `http_port ${httpPort}`,
-        `https_port ${httpsPort}`,
-        `storage file_system ${join(dir, "caddy")}`,
-      ].join("\n"),
-      XDG_DATA_HOME: join(dir, "caddy-data"),
-      XDG_CONFIG_HOME: join(dir, "caddy-config"),
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    let output = "";
-    caddy!.stderr!.on("data", (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes("serving initial configuration")) resolve();
-    });
-    caddy!.once("exit", (code) => reject(new Error(`caddy exited (${code}):\n${output}`)));
-  });
+  caddy = await startCaddy(server.port, join(dir, "caddy"));
+  const { httpsPort } = caddy;
 
   // 5. The site by its name through Caddy: the page, its srcsets, and one resized variant decoded.
-  const page = await viaCaddy(httpsPort, "/");
+  const page = await viaCaddy(httpsPort, DOMAIN, "/");
   const html = page.body.toString("utf8");
   check(
     "page",
@@ -265,7 +207,7 @@ export default function Home() {
       ?.split(", ")
       .find((entry) => entry.endsWith(" 480w"))
       ?.split(" ")[0] ?? "";
-  const variant = await viaCaddy(httpsPort, candidate);
+  const variant = await viaCaddy(httpsPort, DOMAIN, candidate);
   const meta = variant.status === 200 ? await sharp(variant.body).metadata() : undefined;
   check(
     "variant",
@@ -276,11 +218,7 @@ export default function Home() {
   console.error(error);
   failed = true;
 } finally {
-  if (caddy && caddy.exitCode === null) {
-    const exited = new Promise((resolve) => caddy!.once("exit", resolve));
-    caddy.kill("SIGTERM");
-    await exited;
-  }
+  await caddy?.stop();
   await server?.close();
   await platform.analytics.close();
   await closeSandboxPool();

@@ -88,15 +88,17 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     // classifier refuses (a malformed envelope, say) is never fast-pathed: the SDK answers it.
     const parts = toolsCallOf(body);
     const era = classify(request, body, parts);
-    const run = (name: string, args: Record<string, unknown> | undefined) => call(name, args, caller);
+    // The callers below are inline arrows: a named per-request closure costs a `__name` call under tsx.
     if (era === "legacy") {
-      const fast = options.fastPath !== false && fastToolsCall(request, parts, known, run);
+      const fast =
+        options.fastPath !== false &&
+        fastToolsCall(request, parts, known, (name, args) => call(name, args, caller));
       return await (fast || serveLegacy(request, body, caller));
     }
     const fastModern =
       options.fastPath !== false &&
       era === "modern" &&
-      fastModernToolsCall(request, parts, serverInfo, known, run);
+      fastModernToolsCall(request, parts, serverInfo, known, (name, args) => call(name, args, caller));
     return await (fastModern || entry.fetch(request, { authInfo: authInfoOf(caller), parsedBody: body }));
   };
 

@@ -1,10 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { request } from "node:https";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TLSSocket } from "node:tls";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { type Caddy, startCaddy, viaCaddy } from "../../examples/caddy.ts";
 import { closeSandboxPool } from "../../src/framework/index.ts";
 import { type Listening, listen } from "../../src/server.ts";
 import { freeAccount } from "../../src/services/billing/account.ts";
@@ -12,45 +10,11 @@ import { defaultDomainConfig } from "../../src/services/domains/config.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
 import { publishFiles } from "../support/hosting.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { type Started, startUntil } from "../support/processes.ts";
-
-/** A free loopback TCP port (Caddy takes its ports from its configuration, not port 0). */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-
-/** GET https://<name>/ through Caddy on loopback, with SNI and Host set to `name`. */
-const viaCaddy = (port: number, name: string, path = "/") =>
-  new Promise<{ status: number; body: string; san: string; issuer: string }>((resolve, reject) => {
-    const req = request(
-      { host: "127.0.0.1", port, path, servername: name, headers: { host: name }, rejectUnauthorized: false },
-      (res) => {
-        const cert = (res.socket as TLSSocket).getPeerCertificate();
-        let body = "";
-        res.on("data", (chunk) => (body += chunk));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body,
-            san: cert.subjectaltname ?? "",
-            issuer: String(cert.issuer?.CN ?? ""),
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end();
-  });
 
 let dns: TestDnsServer;
 let t: TestPlatform;
 let server: Listening;
-let caddy: Started;
+let caddy: Caddy;
 let httpsPort: number;
 let dir: string;
 
@@ -61,27 +25,8 @@ beforeAll(async () => {
   });
   server = await listen(t.app, 0);
   dir = await mkdtemp(join(tmpdir(), "sitewright-caddy-"));
-  httpsPort = await freePort();
-  const httpPort = await freePort();
-  const globals = [
-    "admin off",
-    "local_certs",
-    "skip_install_trust",
-    "default_bind 127.0.0.1",
-    `http_port ${httpPort}`,
-    `https_port ${httpsPort}`,
-    `storage file_system ${join(dir, "storage")}`,
-  ].join("\n");
-  caddy = await startUntil("caddy", ["run", "--config", "examples/Caddyfile", "--adapter", "caddyfile"], {
-    env: {
-      ...process.env,
-      CADDY_GLOBAL_OPTIONS: globals,
-      SITEWRIGHT_UPSTREAM: `127.0.0.1:${server.port}`,
-      XDG_DATA_HOME: join(dir, "data"),
-      XDG_CONFIG_HOME: join(dir, "config"),
-    },
-    ready: /serving initial configuration/,
-  });
+  caddy = await startCaddy(server.port, dir);
+  httpsPort = caddy.httpsPort;
 }, 120_000);
 
 afterAll(async () => {
@@ -122,7 +67,7 @@ it("gets a certificate for a verified custom domain from Caddy on demand, and no
   const certificateOf = async (domainId: string) =>
     (await t.call("domains.get", { websiteId: website.id, domainId })).certificate;
   expect(await certificateOf(added.id)).toMatchObject({ state: "unknown", issuer: null, notAfter: null });
-  t.platform.config.domains = { ...t.platform.config.domains, caddyStorage: join(dir, "storage") };
+  t.platform.config.domains = { ...t.platform.config.domains, caddyStorage: caddy.storage };
   expect(await certificateOf(added.id)).toMatchObject({
     state: "pending",
     message: expect.stringMatching(/on demand, at the first HTTPS request/),
@@ -134,8 +79,8 @@ it("gets a certificate for a verified custom domain from Caddy on demand, and no
 
   const home = await viaCaddy(httpsPort, added.hostname);
   expect(home.status).toBe(200);
-  expect(home.body).toContain("Through the proxy");
-  expect(home.san).toContain(`DNS:${added.hostname}`);
+  expect(home.body.toString()).toContain("Through the proxy");
+  expect(home.names).toContain(`DNS:${added.hostname}`);
   expect(home.issuer).toMatch(/Caddy Local Authority/);
 
   // The platform subdomain redirects to the primary domain over https.

@@ -13,19 +13,18 @@ import { migrate as pgMigrate } from "drizzle-orm/node-postgres/migrator";
 import { getTableConfig as pgConfig } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteConfig } from "drizzle-orm/sqlite-core";
 import pg from "pg";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database.ts";
 import { migrationsFolder } from "../../src/db/migrations-folder.ts";
 import * as pgSchema from "../../src/db/schema/pg.ts";
 import * as sqliteSchema from "../../src/db/schema/sqlite.ts";
 import { bindStores, type Stores } from "../../src/db/stores/index.ts";
 import { pgDb, pgTables } from "../../src/db/types.ts";
-import { type Dialect, dialects } from "../support/databases.ts";
+import { type Dialect, dialects, emptyPgDatabase } from "../support/databases.ts";
 import { apiKey, auditEntry, hexId, organization, rawQuery, user, website } from "./fixtures.ts";
 
 /** The first migration of each dialect with the cascades. */
 const CASCADES: Record<Dialect, string> = { sqlite: "0011_website_cascades", pg: "0012_website_cascades" };
-const pgUrl = inject("pgUrl");
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** Columns 0033_user_ids_byte_order gives COLLATE "C" on PostgreSQL (in catalog order: table, then column). */
@@ -46,27 +45,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: pgUrl! });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A new, empty database: a SQLite file or a PostgreSQL database. */
 async function emptyDatabase(dialect: Dialect): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "sitewright-cascades-"));
   cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
   if (dialect === "sqlite") return join(dir, "site.db");
-  const name = `sw_test_casc_${hexId()}`;
-  await admin(`CREATE DATABASE ${name}`);
-  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  const url = new URL(pgUrl!);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const empty = await emptyPgDatabase();
+  cleanups.push(empty.drop);
+  return empty.url;
 }
 
 /** Applies the committed migrations before `tag` and returns stores bound to that (older) schema. */

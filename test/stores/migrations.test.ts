@@ -1,11 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database.ts";
 import { migrationsFolder } from "../../src/db/migrations-folder.ts";
-import { dialects, openTestDatabase, type TestDatabase } from "../support/databases.ts";
+import { dialects, emptyPgDatabase, openTestDatabase, type TestDatabase } from "../support/databases.ts";
 import { hexId, organization, rawQuery, user } from "./fixtures.ts";
 
 type Dialect = "sqlite" | "pg";
@@ -85,23 +84,11 @@ describe("migrations [sqlite, reopened file]", () => {
 
 const pgUrl = inject("pgUrl");
 
-/** An empty PostgreSQL database (no schema, no migrations yet), created with `options` (CREATE DATABASE's). */
+/** An empty PostgreSQL database (no schema, no migrations yet), dropped after the test. */
 async function emptyDatabase(options = ""): Promise<string> {
-  const name = `sw_test_mig_${Math.random().toString(36).slice(2, 12)}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: pgUrl! });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name} ${options}`);
-  cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  const url = new URL(pgUrl!);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const empty = await emptyPgDatabase(options);
+  cleanups.push(empty.drop);
+  return empty.url;
 }
 
 describe.skipIf(!pgUrl)("migrations [pg, concurrent first opens]", () => {

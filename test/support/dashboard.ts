@@ -1,6 +1,6 @@
-import { createServer } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
+import { freePort } from "../../examples/caddy.ts";
 import { signUp } from "../../src/accounts/accounts.ts";
 import { closeSandboxPool } from "../../src/framework/index.ts";
 import type { PlatformConfig } from "../../src/kernel/platform.ts";
@@ -13,14 +13,7 @@ import { createTestPlatform, type TestPlatform } from "./platform.ts";
 export const PASSWORD = "a long enough password";
 
 /** A port free on loopback now (the app URL must be known before the platform is created). */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
+export { freePort };
 
 /** A platform served on a real port with its dashboard at `app`, and headless Chromium to drive it. */
 export interface Dashboard {

@@ -52,24 +52,33 @@ export async function openTestDatabase(
       },
     };
   }
+  const empty = await emptyPgDatabase();
+  const db = await openDatabase({ ...options, url: empty.url });
+  return {
+    db,
+    url: empty.url,
+    dir,
+    dispose: async () => {
+      await db.close();
+      await empty.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A new PostgreSQL database with no schema and no migrations yet, made with `options` (of CREATE DATABASE, such
+ * as a template and a collation): its URL, and `drop` to remove it.
+ */
+export async function emptyPgDatabase(options = ""): Promise<{ url: string; drop(): Promise<void> }> {
   if (!pgUrl) throw new Error("PostgreSQL is not available");
   const name = `sw_test_${newId()
     .toLowerCase()
     .replace(/[^a-z0-9]/g, "")}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
+  await adminQuery(`CREATE DATABASE ${name} ${options}`);
   const url = new URL(pgUrl);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ ...options, url: url.toString() });
-  return {
-    db,
-    url: url.toString(),
-    dir,
-    dispose: async () => {
-      await db.close();
-      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 async function adminQuery(sql: string) {
