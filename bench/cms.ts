@@ -3,17 +3,23 @@
 // side with a baseline in the same run: the same page as one hand-written SQL statement over the same tables.
 // Run: npm run bench:cms   (BENCH_CMS_ITEMS, BENCH_CMS_QUERIES, BENCH_PG_URL override the defaults; BENCH_PG_URL=off skips
 // PostgreSQL, BENCH_SQLITE=off skips SQLite; BENCH_CMS_EXPLAIN=1 prints PostgreSQL's plan of the baseline, BENCH_CMS_KEEP=1
-// keeps the PostgreSQL database for EXPLAIN ANALYZE by hand). Both databases are judged: query p99 ≤ 20 ms.
+// keeps the PostgreSQL database for EXPLAIN ANALYZE by hand). Both databases are judged: query p99 ≤ 20 ms, over at least
+// 100 timed queries. Beside the figures: the plan of the statement the platform runs (rows of the sort index walked,
+// and on PostgreSQL the buffers it touched), node's CPU time per query and the load average.
 
 import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import pg from "pg";
 import { fsBlobStore } from "../src/blobs/index.ts";
 import { type Database, openDatabase } from "../src/db/database.ts";
+import { itemQueryStatement } from "../src/db/stores/cms-query.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
 import { createPlatform } from "../src/platform.ts";
+import { compileQuery } from "../src/services/cms/query.ts";
 import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
 import { tools } from "../tools/index.ts";
 import { median, table } from "./harness.ts";
@@ -23,6 +29,8 @@ const QUERIES = Number(process.env.BENCH_CMS_QUERIES ?? 300);
 const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const SQLITE = process.env.BENCH_SQLITE !== "off";
 const TARGET_P99_MS = 20;
+/** Fewest timed queries whose p99 is judged (below, the 99th percentile is the worst one or two). */
+const MIN_JUDGED = 100;
 const CATEGORIES = [
   "packs",
   "shelter",
@@ -78,8 +86,14 @@ const BASELINE_SQL = (p: (n: number) => string, pg = false) => `
     AND EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id AND v.state = 'd' AND v.field_key = 'inStock' AND v.num = 1)
   ORDER BY s0.num DESC${pg ? " NULLS LAST" : ""}, s0.item_id DESC LIMIT 100`;
 
+/** A statement on the bench's own connection to the database (placeholders of the dialect). */
+type Raw = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+
 interface Result {
   dialect: string;
+  plan: string;
+  cpuMs: number;
+  load: number[];
   seedSeconds: number;
   itemsPerSecond: number;
   query: number[];
@@ -91,6 +105,7 @@ async function run(
   dialect: "sqlite" | "pg",
   db: Database,
   baseline: () => Promise<number>,
+  raw: Raw,
   afterSeeding: () => Promise<void> = async () => undefined,
 ): Promise<Result> {
   const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-cms-blobs-"));
@@ -153,17 +168,40 @@ async function run(
   }
   const query: number[] = [];
   const base: number[] = [];
+  let cpu = 0;
+  const loadBefore = loadavg()[0] as number;
   for (let k = 0; k < QUERIES; k++) {
     const a = performance.now();
+    const c = process.cpuUsage();
     await call("cms.items.query", input);
+    const used = process.cpuUsage(c);
     query.push(performance.now() - a);
+    cpu += (used.user + used.system) / 1000;
     const b = performance.now();
     await baselineFor(collection.id);
     base.push(performance.now() - b);
   }
   rmSync(dir, { recursive: true, force: true });
+  // The statement the platform ran (one page plus the row that tells whether another follows), and the sort-index
+  // rows a walk to its last row reads: those before it in sort order that pass the index's own conditions.
+  const fields = await db.read((s) => s.cms.listFields(collection.id));
+  const plan = compileQuery(collection.id, fields, { status: "all", archived: "exclude", ...QUERY } as never);
+  const { statement } = itemQueryStatement(dialect, { ...plan.plan, limit: QUERY.limit + 1 });
+  const rendered = (dialect === "pg" ? new PgDialect() : new SQLiteSyncDialect()).sqlToQuery(statement);
+  const last = first.items.at(-1) as { id: string; values: { price: number } };
+  const p = (n: number) => (dialect === "pg" ? `$${n}` : "?");
+  const [walked] = await raw(
+    `SELECT count(*) AS n FROM cms_item_values WHERE collection_id = ${p(1)} AND state = 'd' AND field_key = 'price'
+       AND num >= 100 AND (num > ${p(2)} OR (num = ${p(2)} AND item_id >= ${p(3)}))`,
+    dialect === "pg"
+      ? [collection.id, last.values.price, last.id]
+      : [collection.id, last.values.price, last.values.price, last.id],
+  );
   return {
     dialect,
+    plan: `walk of ${walked?.n} sort-index rows to the page's last item; ${await explainPlan(dialect, raw, rendered.sql, rendered.params)}`,
+    cpuMs: cpu / QUERIES,
+    load: [loadBefore, loadavg()[0] as number],
     seedSeconds,
     itemsPerSecond: ITEMS / seedSeconds,
     query,
@@ -178,6 +216,28 @@ async function run(
   }
 }
 
+/** The plan summary: SQLite's plan steps; PostgreSQL's scan of s0 (rows, loops) and the buffers of the whole run. */
+async function explainPlan(dialect: string, raw: Raw, sql: string, params: unknown[]): Promise<string> {
+  if (dialect === "sqlite") {
+    const steps = await raw(`EXPLAIN QUERY PLAN ${sql}`, params);
+    return steps.map((step) => step.detail).join(" → ");
+  }
+  const [row] = await raw(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
+  const top = (row as { "QUERY PLAN": { Plan: PlanNode }[] })["QUERY PLAN"][0]?.Plan as PlanNode;
+  const nodes: string[] = [];
+  const visit = (node: PlanNode) => {
+    if (node["Relation Name"]) {
+      nodes.push(
+        `${node["Node Type"]} ${node["Index Name"] ?? ""} ${node.Alias}: ${node["Actual Rows"]} rows × ${node["Actual Loops"]}`,
+      );
+    }
+    for (const child of node.Plans ?? []) visit(child);
+  };
+  visit(top);
+  return `${nodes.join("; ")}; buffers ${top["Shared Hit Blocks"]} hit, ${top["Shared Read Blocks"]} read`;
+}
+type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+
 function report() {
   console.log(
     table(
@@ -189,6 +249,8 @@ function report() {
         "baseline p50",
         "baseline p99",
         "ratio p50",
+        "node CPU/query",
+        "load (1 min)",
         "target p99",
       ],
       results.map((r) => [
@@ -199,10 +261,17 @@ function report() {
         ms(percentile(r.baseline, 50)),
         ms(percentile(r.baseline, 99)),
         `${(median(r.query) / median(r.baseline)).toFixed(2)}×`,
-        percentile(r.query, 99) <= TARGET_P99_MS ? `PASS (≤ ${TARGET_P99_MS} ms)` : "MISS",
+        ms(r.cpuMs),
+        r.load.map((x) => x.toFixed(1)).join(" → "),
+        r.query.length < MIN_JUDGED
+          ? `n/a (< ${MIN_JUDGED} queries)`
+          : percentile(r.query, 99) <= TARGET_P99_MS
+            ? `PASS (≤ ${TARGET_P99_MS} ms)`
+            : "MISS",
       ]),
     ),
   );
+  for (const r of results) console.log(`${r.dialect} plan: ${r.plan}`);
 }
 
 let currentCollection = "";
@@ -230,14 +299,19 @@ try {
       const statement = () => raw.prepare(BASELINE_SQL((n) => (n === 1 ? "@c" : "@a")));
       let prepared: ReturnType<typeof statement> | undefined;
       results.push(
-        await run("sqlite", sqliteDb, async () => {
-          if (!prepared && process.env.BENCH_CMS_EXPLAIN) {
-            const sql = BASELINE_SQL((n) => (n === 1 ? "@c" : "@a"));
-            console.log(raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ c: currentCollection, a: 0 }));
-          }
-          prepared ??= statement();
-          return prepared.all({ c: currentCollection, a: 0 }).length;
-        }),
+        await run(
+          "sqlite",
+          sqliteDb,
+          async () => {
+            if (!prepared && process.env.BENCH_CMS_EXPLAIN) {
+              const sql = BASELINE_SQL((n) => (n === 1 ? "@c" : "@a"));
+              console.log(raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ c: currentCollection, a: 0 }));
+            }
+            prepared ??= statement();
+            return prepared.all({ c: currentCollection, a: 0 }).length;
+          },
+          async (sql, params) => raw.prepare(sql).all(...params) as Record<string, unknown>[],
+        ),
       );
       report();
     } finally {
@@ -274,6 +348,7 @@ try {
             const r = await pool.query({ name: "baseline", text, values: [currentCollection, false] });
             return r.rowCount ?? 0;
           },
+          async (sql, params) => (await pool.query(sql, params)).rows,
           // Planner statistics and the visibility map after the bulk load, as autovacuum provides them (this
           // machine's PostgreSQL runs with autovacuum off): without statistics the planner sorts all matches, and
           // without the visibility map an index-only scan still reads every table row it walks.
