@@ -1,27 +1,16 @@
-import { createServer } from "node:net";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../../src/accounts/accounts.ts";
 import { type Listening, listen } from "../../src/server.ts";
 import { hasChromium, launchChromium } from "../support/browser.ts";
+import { freePort } from "../support/dashboard.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 import { verificationPath } from "../support/verify-email.ts";
 
 const PASSWORD = "a long enough password";
 // Screenshots to look at: SITEWRIGHT_SCREENSHOT_DIR, else /tmp.
 const SHOTS = process.env.SITEWRIGHT_SCREENSHOT_DIR ?? "/tmp";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function signInThroughForm(page: Page, email: string): Promise<void> {
   await page.fill('input[name="email"]', email);

@@ -1,6 +1,5 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -10,6 +9,7 @@ import { closeSandboxPool } from "../../src/framework/index.ts";
 import { listConnectedClients } from "../../src/oauth/connections.ts";
 import { type Listening, listen } from "../../src/server.ts";
 import { hasChromium, launchChromium } from "../support/browser.ts";
+import { freePort } from "../support/dashboard.ts";
 import { pkce } from "../support/oauth-http.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 
@@ -19,17 +19,6 @@ const widths = [
   { name: "desktop", width: 1280, height: 900 },
   { name: "mobile", width: 390, height: 844 },
 ] as const;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Whether the page is wider than the window (something would be clipped or scroll sideways). */
 const overflows = (page: Page) =>

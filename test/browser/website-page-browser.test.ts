@@ -1,24 +1,13 @@
-import { createServer } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../../src/accounts/accounts.ts";
 import { closeSandboxPool } from "../../src/framework/index.ts";
 import { type Listening, listen } from "../../src/server.ts";
 import { hasChromium, launchChromium } from "../support/browser.ts";
+import { freePort } from "../support/dashboard.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 
 const PASSWORD = "a long enough password";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function signIn(page: Page, email: string): Promise<void> {
   await page.fill('input[name="email"]', email);

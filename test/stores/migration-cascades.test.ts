@@ -2,25 +2,15 @@
 // of the schema before it: live rows, columns, collations and indexes survive; what deleted websites left behind
 // goes; afterwards deleting a website cascades.
 import { createHash } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
-import { drizzle as sqliteDrizzle } from "drizzle-orm/better-sqlite3";
-import { migrate as sqliteMigrate } from "drizzle-orm/better-sqlite3/migrator";
-import { drizzle as pgDrizzle } from "drizzle-orm/node-postgres";
-import { migrate as pgMigrate } from "drizzle-orm/node-postgres/migrator";
 import { getTableConfig as pgConfig } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteConfig } from "drizzle-orm/sqlite-core";
-import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database.ts";
-import { migrationsFolder } from "../../src/db/migrations-folder.ts";
 import * as pgSchema from "../../src/db/schema/pg.ts";
 import * as sqliteSchema from "../../src/db/schema/sqlite.ts";
-import { bindStores, type Stores } from "../../src/db/stores/index.ts";
-import { pgDb, pgTables } from "../../src/db/types.ts";
-import { type Dialect, dialects, emptyPgDatabase } from "../support/databases.ts";
+import type { Stores } from "../../src/db/stores/index.ts";
+import { type Dialect, dialects } from "../support/databases.ts";
+import { migrationFixtures } from "../support/migrated-database.ts";
 import { apiKey, auditEntry, hexId, organization, rawQuery, user, website } from "./fixtures.ts";
 
 /** The first migration of each dialect with the cascades. */
@@ -40,47 +30,7 @@ const RECOLLATED = [
   "website_editors.user_id",
 ];
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** A new, empty database: a SQLite file or a PostgreSQL database. */
-async function emptyDatabase(dialect: Dialect): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "sitewright-cascades-"));
-  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-  if (dialect === "sqlite") return join(dir, "site.db");
-  const empty = await emptyPgDatabase();
-  cleanups.push(empty.drop);
-  return empty.url;
-}
-
-/** Applies the committed migrations before `tag` and returns stores bound to that (older) schema. */
-async function migratedBefore(dialect: Dialect, url: string, tag: string): Promise<Stores> {
-  const folder = mkdtempSync(join(tmpdir(), "sitewright-migrations-"));
-  cleanups.push(async () => rmSync(folder, { recursive: true, force: true }));
-  cpSync(migrationsFolder(dialect), folder, { recursive: true });
-  const journalPath = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8"));
-  const index = journal.entries.findIndex((entry: { tag: string }) => entry.tag === tag);
-  expect(index).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, index);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  if (dialect === "sqlite") {
-    const sqlite = new BetterSqlite3(url);
-    cleanups.push(async () => {
-      sqlite.close();
-    });
-    const db = sqliteDrizzle(sqlite);
-    sqliteMigrate(db, { migrationsFolder: folder });
-    return bindStores(db, sqliteSchema.tables, "sqlite");
-  }
-  const pool = new pg.Pool({ connectionString: url });
-  cleanups.push(() => pool.end());
-  const db = pgDrizzle(pool);
-  await pgMigrate(db, { migrationsFolder: folder });
-  return bindStores(pgDb(db), pgTables(pgSchema.tables), "pg");
-}
+const { emptyDatabase, migratedBefore } = migrationFixtures();
 
 /** What the database says about its tables: columns (type, nullability, default, collation) and indexes. */
 async function catalog(dialect: Dialect, url: string) {

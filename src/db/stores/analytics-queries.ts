@@ -34,7 +34,14 @@ export interface MetricRow {
  */
 export interface ReportSource {
   raw: readonly Scope[];
-  rollups?: { websiteId: string; from: number; to: number; days?: { from: number; to: number } };
+  rollups?: {
+    websiteId: string;
+    from: number;
+    to: number;
+    days?: { from: number; to: number };
+    /** The rows of one dimension value instead of the totals (a series or total filtered by `dimension==value`). */
+    only?: { dimension: Dimension; value: string };
+  };
 }
 
 /** What a breakdown groups by: a dimension, or a property of custom events. */
@@ -104,7 +111,7 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
         { from: days.to, to: r.to },
       ].filter((range) => range.to > range.from);
       for (const range of ranges)
-        all.push(metricsOfRollups(r.websiteId, rolled.dimension, range, rolled.value));
+        all.push(metricsOfRollups(r.websiteId, rolled.dimension, range, rolled.value, r.only?.value));
     }
     if (all.length === 0)
       return sql`select '' as v, 0 as visitors, 0 as visits, 0 as pageviews, 0 as events, 0 as bounces, 0 as duration where 1 = 0`;
@@ -117,7 +124,7 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
       const query = parts(
         source,
         (scope) => metricsOfVisits(visitRowsSql(dialect, scope, bucket(sql.raw("ev.ts")))),
-        { dimension: "", value: bucket },
+        { dimension: source.rollups?.only?.dimension ?? "", value: bucket },
       );
       return (await rawRows<Record<string, unknown>>(db, dialect, query)).map(toRow);
     },

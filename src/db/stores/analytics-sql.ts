@@ -27,6 +27,15 @@ export type Dimension = (typeof dimensions)[number];
 /** Dimensions kept in the hourly rollups ('' is the totals). */
 export const rolledDimensions: readonly Dimension[] = dimensions;
 
+/**
+ * Dimensions whose rollup rows of a value are exactly what the filter `dimension==value` counts: each event by its
+ * own column. Not entry and exit pages (raw reports take them within the period's edges) nor `event` (its rollups
+ * keep custom events only, the filter matches page views too).
+ */
+export const rolledFilterDimensions: readonly Dimension[] = dimensions.filter(
+  (d) => d !== "entry_page" && d !== "exit_page" && d !== "event",
+);
+
 export interface Filter {
   dimension: Dimension;
   op: "is" | "is_not" | "contains";
@@ -138,17 +147,20 @@ export function metricsOfVisits(visits: SQL): SQL {
 }
 
 /**
- * Rollup rows of a website and dimension over [from, to), grouped by `value` (SQL over `value` and the time column):
- * hourly rows over whole hours, or with `daily` the daily rows over whole UTC days (column `day`).
+ * Rollup rows of a website and dimension (and with `only`, one value of it) over [from, to), grouped by `value` (SQL
+ * over `value` and the time column): hourly rows over whole hours, or with `daily` the daily rows over whole UTC
+ * days (column `day`).
  */
 export function metricsOfRollups(
   websiteId: string,
   dimension: string,
   range: { from: number; to: number; daily?: boolean },
   value: (time: SQL) => SQL,
+  only?: string,
 ): SQL {
   const [table, time] = range.daily ? ["analytics_daily_rollups", "day"] : ["analytics_rollups", "hour"];
-  return sql`select ${value(sql.raw(time))} as v, sum(visitors) as visitors, sum(visits) as visits, sum(pageviews) as pageviews, sum(events) as events, sum(bounces) as bounces, sum(duration_ms) as duration from ${sql.raw(table)} where website_id = ${websiteId} and dimension = ${dimension} and ${sql.raw(time)} >= ${range.from} and ${sql.raw(time)} < ${range.to} group by 1`;
+  const of = only === undefined ? sql`` : sql` and value = ${only}`;
+  return sql`select ${value(sql.raw(time))} as v, sum(visitors) as visitors, sum(visits) as visits, sum(pageviews) as pageviews, sum(events) as events, sum(bounces) as bounces, sum(duration_ms) as duration from ${sql.raw(table)} where website_id = ${websiteId} and dimension = ${dimension}${of} and ${sql.raw(time)} >= ${range.from} and ${sql.raw(time)} < ${range.to} group by 1`;
 }
 
 /** Sums metric rows of several sources (raw events before and after the rollups, the rollups) per value. */

@@ -21,6 +21,7 @@ export async function breakdownPage(
     spec.dimension === "property" ? { property: spec.property ?? "" } : { dimension: spec.dimension };
   const source = await sourceOf(ctx, spec.websiteId, period, filters, {
     rollable: spec.dimension !== "property",
+    byValue: true,
   });
   const rows = await ctx.stores.analytics.breakdown(source, grouping, {
     after: page.after,

@@ -1,5 +1,11 @@
 import type { MetricRow, ReportSource } from "../../db/stores/analytics-queries.ts";
-import { type Dimension, dimensions, type Filter, type Scope } from "../../db/stores/analytics-sql.ts";
+import {
+  type Dimension,
+  dimensions,
+  type Filter,
+  rolledFilterDimensions,
+  type Scope,
+} from "../../db/stores/analytics-sql.ts";
 import type { WebsiteRecord } from "../../db/stores/websites.ts";
 import type { ToolContext } from "../../kernel/context.ts";
 import { ApiError } from "../../kernel/errors.ts";
@@ -105,8 +111,10 @@ export function previousPeriod(period: Period): Period {
 
 /**
  * Where a report over [start, end) reads: the rollups for the whole hours they cover (reports without filters;
- * daily rollups for the whole UTC days among them, except in a time series), raw events for the rest. Filtered reports and event properties read raw events only (rollups keep each
- * dimension alone); `rawFrom` is then set when rollups hold traffic of the period from before the oldest raw event
+ * daily rollups for the whole UTC days among them, except in a time series), raw events for the rest; so do
+ * totals and series filtered by one `dimension==value` of a rolled filter dimension, from that value's rows (not
+ * with `byValue`: a breakdown groups by another dimension). Other filtered reports and event properties read raw
+ * events only (rollups keep each dimension alone); `rawFrom` is then set when rollups hold traffic of the period from before the oldest raw event
  * kept, which those reports cannot count. `bucketsIn` names the zone of a time series: in a zone whose offset is
  * not whole hours, an hourly rollup straddles two local buckets, so raw events answer wherever they are kept.
  */
@@ -115,11 +123,12 @@ export async function sourceOf(
   websiteId: string,
   range: { start: number; end: number },
   filters: readonly Filter[],
-  how: { rollable?: boolean; bucketsIn?: string } = {},
+  how: { rollable?: boolean; bucketsIn?: string; byValue?: boolean } = {},
 ): Promise<ReportSource & { rawFrom?: number }> {
   const scope = (from: number, to: number): Scope => ({ websiteId, from, to, filters });
   const analytics = ctx.stores.analytics;
-  if (how.rollable === false || filters.length > 0) {
+  const only = how.byValue ? undefined : rolledFilter(filters);
+  if (how.rollable === false || (filters.length > 0 && !only)) {
     const oldest = await analytics.oldestEvent(websiteId);
     const gapEnd = Math.min(range.end, oldest ?? range.end);
     const missing =
@@ -142,8 +151,22 @@ export async function sourceOf(
   const days = { from: Math.ceil(from / DAY) * DAY, to: Math.floor(to / DAY) * DAY };
   return {
     raw: [scope(range.start, from), scope(to, range.end)],
-    rollups: { websiteId, from, to, ...(how.bucketsIn || days.to <= days.from ? {} : { days }) },
+    rollups: {
+      websiteId,
+      from,
+      to,
+      ...(how.bucketsIn || days.to <= days.from ? {} : { days }),
+      ...(only ? { only } : {}),
+    },
   };
+}
+
+/** The dimension value a report's one filter selects, when the rollups of that value count it (rolledFilterDimensions). */
+function rolledFilter(filters: readonly Filter[]): { dimension: Dimension; value: string } | undefined {
+  const [filter] = filters;
+  if (!filter || filters.length !== 1 || filter.op !== "is" || filter.values.length !== 1) return undefined;
+  if (!rolledFilterDimensions.includes(filter.dimension)) return undefined;
+  return { dimension: filter.dimension, value: filter.values[0]! };
 }
 
 /** Whether a report counted all of its period, and if not, why (for the `complete` and `notice` outputs). */
