@@ -153,6 +153,47 @@ describeMatrix(
       }
     });
 
+    it("sorted by a field, filters on other fields find the same items, page by page, as unsorted", async () => {
+      const c = await seed();
+      const filters = [
+        {
+          or: [
+            { field: "tags", op: "contains", value: "a" },
+            { field: "code", op: "eq", value: "B" },
+          ],
+        },
+        { field: "title", op: "ne", value: "rose" },
+        {
+          and: [
+            { field: "flag", op: "isNull", value: true },
+            { field: "code", op: "gte", value: "B" },
+          ],
+        },
+        { field: "createdAt", op: "gte", value: "2000-01-01T00:00:00Z" },
+      ];
+      const sorts = [
+        [{ field: "n", direction: "desc" }],
+        [{ field: "n" }],
+        [{ field: "code" }, { field: "n", direction: "desc" }],
+        [{ field: "flag", direction: "desc" }, { field: "createdAt" }],
+      ];
+      for (const filter of filters) {
+        const unsorted = (await where(c, filter)).sort();
+        for (const sort of sorts) {
+          const whole = await query(c, { filter, sort });
+          expect(titles(whole).sort(), JSON.stringify({ filter, sort })).toEqual(unsorted);
+          const seen: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await query(c, { filter, sort, limit: 1, ...(cursor ? { cursor } : {}) });
+            seen.push(...titles(page));
+            cursor = page.body.nextCursor ?? undefined;
+          } while (cursor);
+          expect(seen, JSON.stringify({ filter, sort })).toEqual(titles(whole));
+        }
+      }
+    });
+
     it("orders empty values first ascending and last descending, ties by id, with cursors over 3 keys", async () => {
       const c = await seed();
       const sorted = async (sort: unknown[]) => titles(await query(c, { sort }));

@@ -169,7 +169,8 @@ export function itemQueryStatement(
     // On PostgreSQL the (redundant) collection id lets the planner use the value indexes when it drives from a
     // filter; SQLite probes each candidate through the primary key, which the extra term would make it skip.
     const inCollection = isPg ? sql` AND v.collection_id = ${query.collectionId}` : sql``;
-    return sql`EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = i.id${inCollection} AND v.state = ${state} AND v.field_key = ${ref.key} AND ${on("v")})`;
+    // Correlated with the walked value row's item, so the check can run before the item's row is read.
+    return sql`EXISTS (SELECT 1 FROM cms_item_values v WHERE v.item_id = ${idExpr}${inCollection} AND v.state = ${state} AND v.field_key = ${ref.key} AND ${on("v")})`;
   }
 
   function filter(node: QueryFilter): SQL {
@@ -280,7 +281,9 @@ export function itemQueryStatement(
   // items and sort them all (it guesses a collection holds a few rows), where the sort index walk stops at the page.
   const from = drivenByValues
     ? isPg
-      ? sql`cms_item_values s0 JOIN cms_items i ON i.id = s0.item_id`
+      ? // The item row is read in a subquery the planner keeps whole (OFFSET 0): it joins it after the filter's
+        // value checks, so a walked row that fails them costs no cms_items probe.
+        sql`cms_item_values s0 CROSS JOIN LATERAL (SELECT * FROM cms_items i WHERE i.id = s0.item_id OFFSET 0) i`
       : sql`cms_item_values s0 CROSS JOIN cms_items i`
     : sql`cms_items i`;
   if (drivenByValues && !isPg) where.unshift(sql`i.id = s0.item_id`);
