@@ -44,7 +44,7 @@ async function platformOn(url: string, dir: string) {
     }) as Promise<any>;
   const website = await call("websites.create", {
     organizationId: owner.organization.id,
-    name: `Bench ${newId().slice(0, 6)}`,
+    name: `Bench ${newId().slice(-6)}`,
   });
   const { paymentUrl } = await call("billing.plan.checkoutChange", {
     organizationId: owner.organization.id,

@@ -45,7 +45,7 @@ for (const dialect of dialects) {
     });
 
     const published = async () => {
-      const website = await t.createWebsite(`Counted ${newId().slice(0, 6)}`);
+      const website = await t.createWebsite(`Counted ${newId().slice(-6)}`);
       await publishBuild(t.platform, website.id, site);
       return { ...website, host: `${website.slug}.localhost` };
     };

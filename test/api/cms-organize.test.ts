@@ -19,7 +19,7 @@ function helpers(ctx: MatrixContext) {
     get: (path: string, websiteId: string) => ctx.request("GET", `/cms${path}?websiteId=${websiteId}`),
     /** A website with a "blog" collection (title, body, date) and items titled as given (created in order). */
     async blog(titles: string[]) {
-      const site = await ctx.t.createWebsite(`Organize ${ctx.mode} ${++sites} ${newId().slice(0, 5)}`);
+      const site = await ctx.t.createWebsite(`Organize ${ctx.mode} ${++sites} ${newId().slice(-5)}`);
       const blog = await h.post("/collections", {
         websiteId: site.id,
         name: "Blog",

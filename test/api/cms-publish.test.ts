@@ -24,7 +24,7 @@ describeMatrix(
         expect(result.isError, JSON.stringify(body)).toBeFalsy();
         return body;
       };
-      const site = await call("websites_create", { name: `Blog ${newId().slice(0, 6)}` });
+      const site = await call("websites_create", { name: `Blog ${newId().slice(-6)}` });
       const blog = await call("cms_collections_create", {
         websiteId: site.id,
         name: "Blog",

@@ -19,7 +19,7 @@ describeMatrix(
     const long = (tail: string) => `${"x".repeat(120)}${tail}`;
 
     async function seed() {
-      const site = await ctx.t.createWebsite(`Conf ${newId().slice(0, 6)}`);
+      const site = await ctx.t.createWebsite(`Conf ${newId().slice(-6)}`);
       const people = await post("/collections", {
         websiteId: site.id,
         name: "People",

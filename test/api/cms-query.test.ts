@@ -9,7 +9,7 @@ describeMatrix(
     const post = (path: string, body: Record<string, unknown>) =>
       ctx.request("POST", `/cms${path}`, { body });
     async function seed() {
-      const site = await ctx.t.createWebsite(`Query ${newId().slice(0, 6)}`);
+      const site = await ctx.t.createWebsite(`Query ${newId().slice(-6)}`);
       const collection = await post("/collections", {
         websiteId: site.id,
         name: "Products",
@@ -290,7 +290,7 @@ describeMatrix(
     });
 
     it("bulk-creates with unique values, references and slugs checked within the call and against stored items", async () => {
-      const site = await ctx.t.createWebsite(`Unique ${newId().slice(0, 6)}`);
+      const site = await ctx.t.createWebsite(`Unique ${newId().slice(-6)}`);
       const makers = await post("/collections", {
         websiteId: site.id,
         name: "Makers",

@@ -18,7 +18,7 @@ function helpers(ctx: MatrixContext) {
   };
   const row = (id: string) => ctx.t.platform.db.read((s) => s.cms.getItem(id));
   const setup = async () => {
-    const site = await ok("POST", "/websites", { name: `Rich ${newId().slice(0, 6)}` });
+    const site = await ok("POST", "/websites", { name: `Rich ${newId().slice(-6)}` });
     const collection = await ok("POST", "/cms/collections", {
       websiteId: site.id,
       name: "Posts",

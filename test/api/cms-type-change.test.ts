@@ -9,7 +9,7 @@ function helpers(ctx: MatrixContext) {
   const get = (path: string, websiteId: string) => ctx.request("GET", `/cms${path}?websiteId=${websiteId}`);
   return {
     async setup(field: Record<string, unknown>, values: unknown[], options: { publish?: boolean } = {}) {
-      const site = await ctx.t.createWebsite(`Types ${ctx.mode} ${++sites} ${newId().slice(0, 5)}`);
+      const site = await ctx.t.createWebsite(`Types ${ctx.mode} ${++sites} ${newId().slice(-5)}`);
       if (field.type === "reference" || field.type === "references") {
         const target = await post("/collections", { websiteId: site.id, name: "Authors", slug: "authors" });
         field.referenceCollectionId = target.body.id;

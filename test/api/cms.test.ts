@@ -9,7 +9,7 @@ function helpers(ctx: MatrixContext) {
       Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
     ).toString();
   const h = {
-    site: () => ctx.t.createWebsite(`CMS ${ctx.mode} ${++sites} ${newId().slice(0, 5)}`),
+    site: () => ctx.t.createWebsite(`CMS ${ctx.mode} ${++sites} ${newId().slice(-5)}`),
     post: (path: string, body: Record<string, unknown>, key?: string) =>
       ctx.request("POST", `/cms${path}`, { body, ...(key ? { key } : {}) }),
     patch: (path: string, body: Record<string, unknown>, key?: string) =>

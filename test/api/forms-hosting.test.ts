@@ -68,7 +68,7 @@ function helpers(ctx: MatrixContext) {
   };
   let count = 0;
   const published = async (result?: BuildResult, files?: Record<string, string>) => {
-    const website = await ctx.t.createWebsite(`Forms ${ctx.mode} ${++count} ${newId().slice(0, 6)}`);
+    const website = await ctx.t.createWebsite(`Forms ${ctx.mode} ${++count} ${newId().slice(-6)}`);
     const deploymentId = files
       ? (await publishFiles(ctx.t.platform, website.id, files)).deploymentId
       : await publishBuild(ctx.t.platform, website.id, result ?? starter);
@@ -296,7 +296,7 @@ describeMatrix(
     });
 
     it("forms of sites that are not live, and other methods, are not served", async () => {
-      const website = await ctx.t.createWebsite(`Unpublished forms ${ctx.mode} ${newId().slice(0, 6)}`);
+      const website = await ctx.t.createWebsite(`Unpublished forms ${ctx.mode} ${newId().slice(-6)}`);
       const res = await site(
         `${website.slug}.localhost`,
         "/_service/forms/contact",

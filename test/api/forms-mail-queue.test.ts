@@ -46,9 +46,9 @@ for (const dialect of dialects) {
     afterAll(() => t?.close());
 
     it("acknowledges the post without SMTP, keeps the notification queued through failures, and another process sends it once", async () => {
-      const website = await t.createWebsite(`Queued ${newId().slice(0, 6)}`);
+      const website = await t.createWebsite(`Queued ${newId().slice(-6)}`);
       await publishBuild(t.platform, website.id, starter);
-      const to = `queue-${newId().slice(0, 8).toLowerCase()}@example.test`;
+      const to = `queue-${newId().slice(-8).toLowerCase()}@example.test`;
       await t.platform.db.transaction(async (s) => {
         const { record } = await addRecipient(s, website.id, to, Date.now());
         await s.forms.confirmRecipient(record.tokenHash, Date.now());

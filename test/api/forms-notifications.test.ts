@@ -42,10 +42,10 @@ describeMatrix(
     };
 
     it("mails only confirmed recipients; confirming takes the link's button; removal stops mail", async () => {
-      const website = await ctx.t.createWebsite(`Notified ${ctx.mode} ${newId().slice(0, 6)}`);
+      const website = await ctx.t.createWebsite(`Notified ${ctx.mode} ${newId().slice(-6)}`);
       await publishBuild(ctx.t.platform, website.id, starter);
       const host = `${website.slug}.localhost`;
-      const to = `owner-${newId().slice(0, 8).toLowerCase()}@example.test`;
+      const to = `owner-${newId().slice(-8).toLowerCase()}@example.test`;
       const base = `/websites/${website.id}/forms/recipients`;
       const content = await ctx.t.createKey({
         kind: "websites",

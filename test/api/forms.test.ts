@@ -22,7 +22,7 @@ describeMatrix("forms operations", (ctx) => {
     n: number,
     values = (i: number) => ({ name: `P${i}`, email: `p${i}@x.test`, message: `m${i}` }),
   ) => {
-    const website = await ctx.t.createWebsite(`Forms ops ${ctx.mode} ${++count} ${newId().slice(0, 6)}`);
+    const website = await ctx.t.createWebsite(`Forms ops ${ctx.mode} ${++count} ${newId().slice(-6)}`);
     await publishBuild(ctx.t.platform, website.id, starter);
     const ids: string[] = [];
     await ctx.t.platform.db.transaction(async (s) => {
@@ -171,7 +171,7 @@ describeMatrix("forms operations", (ctx) => {
       notify: true,
       spamSensitivity: "high",
     });
-    const outside = await ctx.t.createWebsite(`Forms outside ${newId().slice(0, 6)}`);
+    const outside = await ctx.t.createWebsite(`Forms outside ${newId().slice(-6)}`);
     const scoped = await ctx.request("GET", `/websites/${outside.id}/forms`, { key: content.plaintextKey });
     expect(scoped.status).toBe(404);
     const host = `${website.slug}.localhost`;

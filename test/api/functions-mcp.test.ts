@@ -13,7 +13,7 @@ for (const protocol of protocolModes) {
   describeMatrix(`server function tools over MCP (${protocol.name})`, (ctx) => {
     let websiteId: string;
     beforeAll(async () => {
-      websiteId = (await ctx.t.createWebsite(`Fn MCP ${ctx.mode} ${newId().slice(0, 6)}`)).id;
+      websiteId = (await ctx.t.createWebsite(`Fn MCP ${ctx.mode} ${newId().slice(-6)}`)).id;
       const { leaseId } = await ctx.t.call("websiteSourceCode.lease.acquire", { websiteId });
       await ctx.t.call("websiteSourceCode.files.writeMany", {
         websiteId,

@@ -45,7 +45,7 @@ describeMatrix("server functions bundled at publish", (ctx: MatrixContext) => {
   };
 
   beforeAll(async () => {
-    site = await ctx.t.createWebsite(`Bundled ${ctx.mode} ${newId().slice(0, 6)}`);
+    site = await ctx.t.createWebsite(`Bundled ${ctx.mode} ${newId().slice(-6)}`);
     ({ leaseId } = await ctx.t.call("websiteSourceCode.lease.acquire", { websiteId: site.id }));
     await write({ "functions/ver.ts": version(1), "lib/label.ts": `export const label = "one";` });
   }, 60_000);

@@ -92,7 +92,7 @@ describeMatrix(
     let site: { id: string; slug: string };
     beforeAll(async () => {
       ctx.t.platform.config.functionFetchLoopback = [stub.origin];
-      const website = await ctx.t.createWebsite(`Functions ${ctx.mode} ${newId().slice(0, 6)}`);
+      const website = await ctx.t.createWebsite(`Functions ${ctx.mode} ${newId().slice(-6)}`);
       site = website;
       const { leaseId } = await ctx.t.call("websiteSourceCode.lease.acquire", { websiteId: site.id });
       await ctx.t.call("websiteSourceCode.files.writeMany", {
@@ -213,10 +213,10 @@ describeMatrix(
       const bad = await ctx.request("POST", `/websites/${site.id}/functions/Bad.Name/invoke`, { body: {} });
       expect(bad.status).toBe(400);
       expect(bad.body.message).toContain("name");
-      const other = await ctx.t.createOrganization(`Fn other ${newId().slice(0, 6)}`);
+      const other = await ctx.t.createOrganization(`Fn other ${newId().slice(-6)}`);
       const foreign = await ctx.t.call(
         "websites.create",
-        { name: `Fn foreign ${newId().slice(0, 6)}`, organizationId: other.organization.id },
+        { name: `Fn foreign ${newId().slice(-6)}`, organizationId: other.organization.id },
         other.principal,
       );
       expect((await ctx.request("GET", `/websites/${foreign.id}/functions/runs`)).status).toBe(404);

@@ -273,7 +273,7 @@ describeMatrix(
   "hosting on a configured sites domain",
   (ctx) => {
     it("serves <slug>.<sitesDomain> and leaves *.localhost to the API", async () => {
-      const website = await ctx.t.createWebsite(`Domain site ${newId().slice(0, 6)}`);
+      const website = await ctx.t.createWebsite(`Domain site ${newId().slice(-6)}`);
       await publishFiles(ctx.t.platform, website.id, {
         "pages/index.tsx": "export default function Home() { return <h1>On the sites domain</h1>; }\n",
       });

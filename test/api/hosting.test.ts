@@ -72,7 +72,7 @@ function helpers(ctx: MatrixContext) {
     }
     return { ...response, text: response.body.toString("utf8") };
   };
-  const newSite = async () => ctx.t.createWebsite(`Hosted ${ctx.mode} ${++count} ${newId().slice(0, 6)}`);
+  const newSite = async () => ctx.t.createWebsite(`Hosted ${ctx.mode} ${++count} ${newId().slice(-6)}`);
   /** A website with the starter published. */
   const published = async () => {
     const website = await newSite();
@@ -475,7 +475,7 @@ describeMatrix(
       const denied = await h.site(host, "/", bearer(scopedOther.plaintextKey));
       expect(denied.status).toBe(404);
       expect(denied.text).not.toContain("Second draft");
-      const org = await ctx.t.createOrganization(`Other org ${newId().slice(0, 5)}`);
+      const org = await ctx.t.createOrganization(`Other org ${newId().slice(-5)}`);
       const foreign = await ctx.t.call(
         "apiKeys.create",
         {
@@ -619,7 +619,7 @@ describeMatrix(
       expect(outside.status).toBe(404);
 
       // A signed-in website editor's link works while they hold access, and stops when it is revoked.
-      const user = await ctx.t.createUser(`previewer-${ctx.mode}-${newId().slice(0, 6)}@example.test`);
+      const user = await ctx.t.createUser(`previewer-${ctx.mode}-${newId().slice(-6)}@example.test`);
       await ctx.t.call("websiteEditors.grant", { websiteId: s.id, userId: user.id, role: "content_editor" });
       const mine = await ctx.t.callAsUser(user.id, "websiteSourceCode.preview.createLink", {
         websiteId: s.id,

@@ -29,7 +29,7 @@ function helpers(ctx: MatrixContext) {
     ).toString();
   const leases = new Map<string, string>();
   const h = {
-    site: () => ctx.t.createWebsite(`Publish ${ctx.mode} ${++sites} ${newId().slice(0, 5)}`),
+    site: () => ctx.t.createWebsite(`Publish ${ctx.mode} ${++sites} ${newId().slice(-5)}`),
     post: (path: string, body: Record<string, unknown>, key?: string) =>
       ctx.request("POST", `/websiteSourceCode${path}`, { body, ...(key ? { key } : {}) }),
     get: (path: string, params: Record<string, string | number | undefined>, key?: string) =>

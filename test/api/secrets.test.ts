@@ -8,7 +8,7 @@ import { connectMcp, resultJson } from "../support/mcp.ts";
 const VALUE = "sk_live_9f8e7d6c5b4a-never-shown";
 
 describeMatrix("secrets operations", (ctx) => {
-  const website = () => ctx.t.createWebsite(`Secrets ${ctx.mode} ${newId().slice(0, 8)}`);
+  const website = () => ctx.t.createWebsite(`Secrets ${ctx.mode} ${newId().slice(-8)}`);
 
   it("sets, replaces, lists (names and times, never values) and deletes", async () => {
     const site = await website();
@@ -111,10 +111,10 @@ describeMatrix("secrets operations", (ctx) => {
     ).toBe(200);
     expect((await ctx.request("GET", base, { key: content.plaintextKey })).body.items).toHaveLength(1);
     expect((await ctx.request("DELETE", `${base}/X`, { key: content.plaintextKey })).status).toBe(403);
-    const other = await ctx.t.createOrganization(`Secrets other ${newId().slice(0, 6)}`);
+    const other = await ctx.t.createOrganization(`Secrets other ${newId().slice(-6)}`);
     const foreign = await ctx.t.call(
       "websites.create",
-      { name: `Foreign ${newId().slice(0, 6)}`, organizationId: other.organization.id },
+      { name: `Foreign ${newId().slice(-6)}`, organizationId: other.organization.id },
       other.principal,
     );
     for (const [method, path, body] of [

@@ -16,7 +16,7 @@ function helpers(ctx: MatrixContext) {
   const h = {
     /** A website with an empty draft (new websites start from the starter; these cases start from nothing). */
     site: async () => {
-      const site = await ctx.t.createWebsite(`Source ${ctx.mode} ${++sites} ${newId().slice(0, 5)}`);
+      const site = await ctx.t.createWebsite(`Source ${ctx.mode} ${++sites} ${newId().slice(-5)}`);
       await ctx.t.platform.db.transaction(async (s) => {
         for (const file of await s.sourceFiles.list(site.id, {}))
           await s.sourceFiles.delete(site.id, file.path);

@@ -17,7 +17,7 @@ const deepObjectsJson = (levels: number) => `${'{"a":'.repeat(levels)}"leaf"${"}
 
 function helpers(ctx: MatrixContext) {
   return {
-    site: () => ctx.t.createWebsite(`Untrusted ${ctx.mode} ${newId().slice(0, 6)}`),
+    site: () => ctx.t.createWebsite(`Untrusted ${ctx.mode} ${newId().slice(-6)}`),
     collection: async (websiteId: string, fields: Record<string, unknown>[]) => {
       const response = await ctx.request("POST", "/cms/collections", {
         body: { websiteId, name: "Things", fields },

@@ -49,7 +49,7 @@ for (const dialect of dialects) {
 
     /** A published website with a server function, CMS content, a held lease, an editor, an invitation, a key and a preview link. */
     async function used(name: "doomed" | "kept") {
-      const site = await t.createWebsite(`${name} ${dialect.name} ${newId().slice(0, 6)}`);
+      const site = await t.createWebsite(`${name} ${dialect.name} ${newId().slice(-6)}`);
       const websiteId = site.id;
       const { leaseId } = await t.call("websiteSourceCode.lease.acquire", { websiteId });
       await t.call("websiteSourceCode.files.write", {
