@@ -6,9 +6,11 @@ import { withoutQueryParameters } from "./kernel/log-safety.ts";
 import { defaultConfig, type Logger, type Platform, type PlatformConfig } from "./kernel/platform.ts";
 import { createRegistry } from "./kernel/registry.ts";
 import { consoleTransport, createMailer, type Mailer, smtpTransport } from "./mail/mailer.ts";
+import { stopMailQueue } from "./mail/queue.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { type CollectorOptions, createCollector } from "./services/analytics/collector.ts";
 import type { BillingProvider } from "./services/billing/provider.ts";
+import { closeBrowserPool } from "./services/research/pool.ts";
 
 /** What an entry point (the CLI, tests) composes a platform from. */
 export interface PlatformOptions {
@@ -56,4 +58,16 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     metrics: createMetrics(options.db),
     lifecycle: { draining: false },
   };
+}
+
+/**
+ * Ends the work the platform runs on its database in the background, so that its owner can close the database
+ * next: the analytics events still queued are written, the mail queue stops (a delivery under way is waited for,
+ * up to `mailWaitMs`, and marked sent) and the research browsers close. The database itself stays open: it
+ * belongs to whoever passed it in.
+ */
+export async function closePlatform(platform: Platform, mailWaitMs = 10_000): Promise<void> {
+  await platform.analytics.close();
+  await stopMailQueue(platform, mailWaitMs);
+  await closeBrowserPool(platform);
 }

@@ -1,8 +1,7 @@
 import { closeWorkerPools } from "../framework/index.ts";
 import type { Platform } from "../kernel/platform.ts";
-import { mailQueueIdle } from "../mail/queue.ts";
+import { closePlatform } from "../platform.ts";
 import type { Listening } from "../server.ts";
-import { closeBrowserPool } from "../services/research/pool.ts";
 import type { operationsFromEnv } from "./operations-config.ts";
 
 /**
@@ -22,12 +21,7 @@ export async function drainAndClose(
   platform.log.info("shutting down: draining requests");
   stopHousekeeping();
   const { cut } = await server.drain(operations.shutdown);
-  await platform.analytics.close();
-  await Promise.race([
-    mailQueueIdle(platform),
-    new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
-  ]);
-  await closeBrowserPool(platform);
+  await closePlatform(platform);
   await platform.db.close();
   platform.log.info(
     `stopped after ${Date.now() - started} ms${cut ? `; ${cut} request(s) cut at the shutdown timeout` : ""}`,

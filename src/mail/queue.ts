@@ -48,6 +48,7 @@ export async function deliverDueMail(platform: Platform, now = Date.now()): Prom
   let sent = 0;
   const due = await platform.db.read((s) => s.mail.due(now, BATCH));
   for (const row of due) {
+    if (stateOf(platform).stopped) break;
     const claimed = await platform.db.transaction((s) =>
       s.mail.claim(row.id, row.nextAttemptAt!, now + CLAIM_MS),
     );
@@ -67,8 +68,13 @@ export async function deliverDueMail(platform: Platform, now = Date.now()): Prom
     } catch (error) {
       if (accepted) {
         // The server took the message; only recording it failed. Not a failed delivery: the row stays claimed
-        // and is sent again only if its claim lapses unmarked (the documented at-least-once window).
-        platform.log.error(`mail: ${row.id} was delivered but could not be marked sent`, error);
+        // and is sent again only if its claim lapses unmarked (the documented at-least-once window). After a
+        // shutdown cut the wait for it short, the database is gone: expected, so not an error.
+        if (stateOf(platform).stopped) {
+          platform.log.info(
+            `mail: ${row.id} was delivered during shutdown; sent again once its claim lapses`,
+          );
+        } else platform.log.error(`mail: ${row.id} was delivered but could not be marked sent`, error);
         continue;
       }
       const attempts = row.attempts + 1;
@@ -91,13 +97,15 @@ interface DrainState {
   running: Promise<void> | null;
   again: boolean;
   timer: NodeJS.Timeout | null;
+  /** Set by stopMailQueue: no drain or retry starts any more. */
+  stopped: boolean;
 }
 const states = new WeakMap<Platform, DrainState>();
 
 function stateOf(platform: Platform): DrainState {
   let state = states.get(platform);
   if (!state) {
-    state = { running: null, again: false, timer: null };
+    state = { running: null, again: false, timer: null, stopped: false };
     states.set(platform, state);
   }
   return state;
@@ -105,10 +113,12 @@ function stateOf(platform: Platform): DrainState {
 
 /**
  * Starts delivering due queued mail in the background, now (after a commit that queued some) — one drain at a
- * time per platform; a kick during a drain runs another after it. Never throws: failures are logged.
+ * time per platform; a kick during a drain runs another after it; none once the queue is stopped (the mail stays
+ * queued for the next start). Never throws: failures are logged.
  */
 export function kickMailQueue(platform: Platform): void {
   const state = stateOf(platform);
+  if (state.stopped) return;
   if (state.running) {
     state.again = true;
     return;
@@ -129,7 +139,7 @@ export function kickMailQueue(platform: Platform): void {
 /** Drains again after `delayMs` (a retry), on a timer that never keeps the process alive. */
 function scheduleDrain(platform: Platform, delayMs: number): void {
   const state = stateOf(platform);
-  if (state.timer) return;
+  if (state.timer || state.stopped) return;
   state.timer = setTimeout(() => {
     state.timer = null;
     if (!platform.lifecycle.draining) kickMailQueue(platform);
@@ -140,4 +150,22 @@ function scheduleDrain(platform: Platform, delayMs: number): void {
 /** Waits for the drain in progress, if any (a graceful stop, tests). */
 export async function mailQueueIdle(platform: Platform): Promise<void> {
   while (states.get(platform)?.running) await states.get(platform)!.running;
+}
+
+/**
+ * Stops the queue before its database closes (a graceful stop, a test's close): no drain or retry starts any more,
+ * the drain under way ends after the message it is handing over, which is waited for up to `waitMs` and marked.
+ * One cut at that bound stays claimed and is sent again once its claim lapses.
+ */
+export async function stopMailQueue(platform: Platform, waitMs = 10_000): Promise<void> {
+  const state = stateOf(platform);
+  state.stopped = true;
+  if (state.timer) clearTimeout(state.timer);
+  state.timer = null;
+  let bound: NodeJS.Timeout | undefined;
+  await Promise.race([
+    mailQueueIdle(platform),
+    new Promise((resolve) => (bound = setTimeout(resolve, waitMs))),
+  ]);
+  clearTimeout(bound);
 }

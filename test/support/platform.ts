@@ -6,7 +6,7 @@ import { newId } from "../../src/kernel/ids.ts";
 import { callTool } from "../../src/kernel/pipeline.ts";
 import type { Platform, PlatformConfig } from "../../src/kernel/platform.ts";
 import type { Principal } from "../../src/kernel/principal.ts";
-import { createPlatform, type PlatformOptions } from "../../src/platform.ts";
+import { closePlatform, createPlatform, type PlatformOptions } from "../../src/platform.ts";
 import { createApp } from "../../src/server.ts";
 import type { BillingProvider } from "../../src/services/billing/provider.ts";
 import {
@@ -15,7 +15,6 @@ import {
   type LocalOwner,
   ownerOf,
 } from "../../src/services/organizations/bootstrap.ts";
-import { closeBrowserPool } from "../../src/services/research/pool.ts";
 import { generateSecretsKey } from "../../src/services/secrets/crypto.ts";
 import { type OperationId, type OperationInput, type OperationOutput, tools } from "../../tools/index.ts";
 import { type Dialect, openTestDatabase } from "./databases.ts";
@@ -70,7 +69,8 @@ export interface TestPlatform {
     operationId: Id,
     input: OperationInput<Id>,
   ): Promise<OperationOutput<Id>>;
-  close(): Promise<void>;
+  /** Closes the platform (waiting up to `mailWaitMs` for a mail delivery under way), then its database. */
+  close(mailWaitMs?: number): Promise<void>;
 }
 
 /** A platform on a fresh database of `dialect`, with the local owner and an admin key. */
@@ -159,9 +159,8 @@ export async function createTestPlatform(
       }),
     callAsUser: async (userId, operationId, input) =>
       call(operationId, input, (await database.db.read((stores) => loadUserPrincipal(stores, userId)))!),
-    close: async () => {
-      await platform.analytics.close();
-      await closeBrowserPool(platform);
+    close: async (mailWaitMs) => {
+      await closePlatform(platform, mailWaitMs);
       await database.dispose();
     },
   };

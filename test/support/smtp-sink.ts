@@ -18,6 +18,11 @@ export interface SmtpSink {
   messages: SunkMessage[];
   /** Resolves with the first message (now or later) matching `match`; rejects after `timeoutMs`. */
   waitFor(match: (message: SunkMessage) => boolean, timeoutMs?: number): Promise<SunkMessage>;
+  /**
+   * Holds the reply accepting each message (it is in `messages` already) until the returned function is called:
+   * a delivery then stays in flight for as long as a test needs.
+   */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -48,6 +53,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: SunkMessage[] = [];
   const waiters = new Set<() => void>();
   const sockets = new Set<Socket>();
+  let held: Promise<void> | null = null;
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -65,7 +71,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           data = undefined;
           from = "";
           to = [];
-          reply("250 2.0.0 Queued");
+          if (held) void held.then(() => reply("250 2.0.0 Queued"));
+          else reply("250 2.0.0 Queued");
         } else data.push(line.startsWith("..") ? line.slice(1) : line);
         return;
       }
@@ -130,6 +137,16 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         waiters.add(check);
         check();
       });
+    },
+    hold() {
+      let release = (): void => undefined;
+      held = new Promise((resolve) => {
+        release = () => {
+          held = null;
+          resolve();
+        };
+      });
+      return release;
     },
     close() {
       for (const socket of sockets) socket.destroy();

@@ -2,6 +2,18 @@
 import type { Columns } from "./columns.ts";
 import type { CoreTables } from "./core.ts";
 
+/** The measures of a rollup row (hourly and daily rows keep the same ones). */
+function rollupMeasures(c: Columns) {
+  return {
+    pageviews: c.integer("pageviews").notNull(),
+    events: c.integer("events").notNull(),
+    visitors: c.integer("visitors").notNull(),
+    visits: c.integer("visits").notNull(),
+    bounces: c.integer("bounces").notNull(),
+    durationMs: c.ms("duration_ms").notNull(),
+  };
+}
+
 export function analyticsTables(c: Columns, { websites }: Pick<CoreTables, "websites">) {
   /**
    * One row per page view or custom event of a live site. `visitorId` is a hash of (website, IP, user agent, the
@@ -57,12 +69,7 @@ export function analyticsTables(c: Columns, { websites }: Pick<CoreTables, "webs
       dimension: c.text("dimension").notNull(),
       hour: c.ms("hour").notNull(),
       value: c.text("value").notNull(),
-      pageviews: c.integer("pageviews").notNull(),
-      events: c.integer("events").notNull(),
-      visitors: c.integer("visitors").notNull(),
-      visits: c.integer("visits").notNull(),
-      bounces: c.integer("bounces").notNull(),
-      durationMs: c.ms("duration_ms").notNull(),
+      ...rollupMeasures(c),
     },
     (t) => [
       c.primaryKey({ columns: [t.websiteId, t.dimension, t.hour, t.value] }),
@@ -84,12 +91,7 @@ export function analyticsTables(c: Columns, { websites }: Pick<CoreTables, "webs
       dimension: c.text("dimension").notNull(),
       day: c.ms("day").notNull(),
       value: c.text("value").notNull(),
-      pageviews: c.integer("pageviews").notNull(),
-      events: c.integer("events").notNull(),
-      visitors: c.integer("visitors").notNull(),
-      visits: c.integer("visits").notNull(),
-      bounces: c.integer("bounces").notNull(),
-      durationMs: c.ms("duration_ms").notNull(),
+      ...rollupMeasures(c),
     },
     (t) => [c.primaryKey({ columns: [t.websiteId, t.dimension, t.day, t.value] })],
   );

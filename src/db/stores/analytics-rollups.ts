@@ -2,41 +2,59 @@
 // duration) counts in the hour of its first event with the value; a visitor in the hour of its first visit with it.
 // Visitor ids change every UTC day and a visit never outlives its visitor id, so counting from the start of the
 // day of `from` finds every earlier visit and visitor, and nothing is counted twice across runs.
+// One statement rolls up every dimension: the range's events are read once (with each visit's entry and exit page)
+// into a materialized table that each dimension then groups.
 import { type SQL, sql } from "drizzle-orm";
 import type { Dialect } from "../types.ts";
-import { type Dimension, dimensionSql, ENGAGEMENT, PAGEVIEW, rolledDimensions } from "./analytics-sql.ts";
+import { type Dimension, dimensionSql, dimensions, ENGAGEMENT, PAGEVIEW } from "./analytics-sql.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-function ends(which: "entry" | "exit", since: number, to: number): SQL {
-  const order = sql.raw(which === "entry" ? "ts asc, id asc" : "ts desc, id desc");
-  return sql`(select session_id, path from (select session_id, path, row_number() over (partition by session_id order by ${order}) as rn from analytics_events where ts >= ${since} and ts < ${to} and name = ${PAGEVIEW}) ends where rn = 1)`;
+/** SQL string literals of our own constants (parameters in a UNION's select list would be untyped on PostgreSQL). */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const IS_PAGEVIEW = `name = ${literal(PAGEVIEW)}`;
+const IS_CUSTOM = sql.raw(`ev.name <> ${literal(PAGEVIEW)} and ev.name <> ${literal(ENGAGEMENT)}`);
+
+/** The first (entry) or last (exit) page view's path of each visit in the range ('' without one). */
+function visitEnd(which: "entry" | "exit"): SQL {
+  const order = which === "entry" ? "ts asc, id asc" : "ts desc, id desc";
+  return sql.raw(
+    `coalesce(first_value(case when ${IS_PAGEVIEW} then path end) over (partition by session_id order by case when ${IS_PAGEVIEW} then 0 else 1 end, ${order} rows between unbounded preceding and unbounded following), '')`,
+  );
 }
 
-function rollupOf(dialect: Dialect, dimension: Dimension | "", from: number, to: number, since: number): SQL {
-  const value = dimension === "" ? sql`''` : dimensionSql(dimension);
-  const join =
-    dimension === "entry_page"
-      ? sql` left join ${ends("entry", since, to)} en on en.session_id = ev.session_id`
-      : dimension === "exit_page"
-        ? sql` left join ${ends("exit", since, to)} ex on ex.session_id = ev.session_id`
-        : sql``;
-  const custom =
-    dimension === "event" ? sql` and ev.name <> ${PAGEVIEW} and ev.name <> ${ENGAGEMENT}` : sql``;
+/** Per visit of the range: its page views, custom events and first and last event times per value of `dimension`. */
+function visitsOf(dimension: Dimension | ""): SQL {
+  const value =
+    dimension === ""
+      ? sql`''`
+      : dimension === "entry_page" || dimension === "exit_page"
+        ? sql.raw(`ev.${dimension}`)
+        : dimensionSql(dimension);
+  const custom = dimension === "event" ? sql` where ${IS_CUSTOM}` : sql``;
+  return sql`select ev.website_id as website_id, ${sql.raw(literal(dimension))} as d, ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id, sum(case when ev.${sql.raw(IS_PAGEVIEW)} then 1 else 0 end) as pv, sum(case when ${IS_CUSTOM} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from ev${custom} group by ev.website_id, 3, ev.session_id, ev.visitor_id`;
+}
+
+function hourlyRollup(dialect: Dialect, from: number, to: number, since: number): SQL {
   // Without statistics SQLite may scan the whole (website, ts) index for its order rather than the day's range.
   const events = sql.raw(
-    dialect === "sqlite" ? "analytics_events ev indexed by analytics_events_ts_idx" : "analytics_events ev",
+    dialect === "sqlite" ? "analytics_events indexed by analytics_events_ts_idx" : "analytics_events",
   );
   const hour = (column: string) => sql.raw(`(${column} / ${HOUR}) * ${HOUR}`);
-  return sql`with s as (select ev.website_id as website_id, ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id, sum(case when ev.name = ${PAGEVIEW} then 1 else 0 end) as pv, sum(case when ev.name <> ${PAGEVIEW} and ev.name <> ${ENGAGEMENT} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from ${events}${join} where ev.ts >= ${since} and ev.ts < ${to}${custom} group by ev.website_id, 2, ev.session_id, ev.visitor_id),
-firsts as (select website_id, v, visitor_id, min(t0) as f from s group by website_id, v, visitor_id)
+  const visits = sql.join(
+    (["", ...dimensions] as const).map((dimension) => visitsOf(dimension)),
+    sql` union all `,
+  );
+  return sql`with ev as materialized (select id, website_id, session_id, visitor_id, ts, name, path, source, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, os, country, ${visitEnd("entry")} as entry_page, ${visitEnd("exit")} as exit_page from ${events} where ts >= ${since} and ts < ${to}),
+s as materialized (${visits}),
+firsts as (select website_id, d, v, visitor_id, min(t0) as f from s group by website_id, d, v, visitor_id)
 insert into analytics_rollups (website_id, dimension, hour, value, pageviews, events, visitors, visits, bounces, duration_ms)
-select website_id, ${dimension}, hour, v, sum(pv), sum(evs), sum(visitors), sum(visits), sum(bounces), sum(duration) from (
-select website_id, v, ${hour("t0")} as hour, pv, evs, 0 as visitors, 1 as visits, case when pv <= 1 then 1 else 0 end as bounces, t1 - t0 as duration from s where t0 >= ${from}
+select website_id, d, hour, v, sum(pv), sum(evs), sum(visitors), sum(visits), sum(bounces), sum(duration) from (
+select website_id, d, v, ${hour("t0")} as hour, pv, evs, 0 as visitors, 1 as visits, case when pv <= 1 then 1 else 0 end as bounces, t1 - t0 as duration from s where t0 >= ${from}
 union all
-select website_id, v, ${hour("f")} as hour, 0, 0, 1, 0, 0, 0 from firsts where f >= ${from}
-) x where true group by website_id, hour, v
+select website_id, d, v, ${hour("f")} as hour, 0, 0, 1, 0, 0, 0 from firsts where f >= ${from}
+) x where true group by website_id, d, hour, v
 on conflict do nothing`;
 }
 
@@ -45,12 +63,10 @@ on conflict do nothing`;
  * `to` ends that day, also its daily rows (the sums of its hourly rows).
  */
 export function rollupSql(dialect: Dialect, from: number, to: number, dayStart: number): SQL[] {
-  const hourly = (["", ...rolledDimensions] as const).map((dimension) =>
-    rollupOf(dialect, dimension, from, to, dayStart),
-  );
-  if (to !== dayStart + DAY) return hourly;
+  const hourly = hourlyRollup(dialect, from, to, dayStart);
+  if (to !== dayStart + DAY) return [hourly];
   return [
-    ...hourly,
+    hourly,
     sql`insert into analytics_daily_rollups (website_id, dimension, day, value, pageviews, events, visitors, visits, bounces, duration_ms) select website_id, dimension, ${sql.raw(String(dayStart))}, value, sum(pageviews), sum(events), sum(visitors), sum(visits), sum(bounces), sum(duration_ms) from analytics_rollups where hour >= ${dayStart} and hour < ${to} group by website_id, dimension, value on conflict do nothing`,
   ];
 }

@@ -4,7 +4,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Dialect } from "../types.ts";
 
-/** Dimensions every report can break down and filter by. */
+/** Dimensions every report can break down and filter by, each kept in the rollups (beside '', the totals). */
 export const dimensions = [
   "page",
   "entry_page",
@@ -23,9 +23,6 @@ export const dimensions = [
   "event",
 ] as const;
 export type Dimension = (typeof dimensions)[number];
-
-/** Dimensions kept in the hourly rollups ('' is the totals). */
-export const rolledDimensions: readonly Dimension[] = dimensions;
 
 /**
  * Dimensions whose rollup rows of a value are exactly what the filter `dimension==value` counts: each event by its
