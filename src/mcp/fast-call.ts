@@ -3,8 +3,8 @@ import {
   PROTOCOL_VERSION_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
-import { FastResponse } from "srvx";
 import type { ToolCallResult } from "./server-factory.ts";
+import { TextResponse } from "./text-response.ts";
 
 const legacyVersions = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
 
@@ -117,11 +117,35 @@ export function fastToolsCall(
   return run(call.name, call.args).then((result) => jsonRpcResponse(id, result, ""));
 }
 
+/** Texts `quoted` remembers (the last few, up to `QUOTED_MAX_CHARS` each). */
+const QUOTED_ENTRIES = 8;
+const QUOTED_MAX_CHARS = 64 * 1024;
+const quotedTexts: string[] = [];
+const quotedJson: string[] = [];
+let quotedNext = 0;
+
+/**
+ * `JSON.stringify(text)` of a tool's JSON text: the escaping of its every quote costs more than serializing the
+ * output did (~10 µs for a 5 KB page), and an agent that reads the same thing while nothing changed gets the same
+ * text again. The last few texts are kept with their quoted form and compared by value (a length check, or a
+ * memcmp that stops at the first difference), so an equal text is quoted once.
+ */
+export function quoted(text: string): string {
+  for (let i = 0; i < quotedTexts.length; i++) if (quotedTexts[i] === text) return quotedJson[i]!;
+  const json = JSON.stringify(text);
+  if (text.length <= QUOTED_MAX_CHARS) {
+    quotedTexts[quotedNext] = text;
+    quotedJson[quotedNext] = json;
+    quotedNext = (quotedNext + 1) % QUOTED_ENTRIES;
+  }
+  return json;
+}
+
 /**
  * The JSON-RPC answer `{result: {...result, ...extra}, jsonrpc, id}` as text, in the SDK's key order. A tool's
  * output is serialized once: `structuredContent` is written as the text of its one text block, which `toolCaller`
  * made with `JSON.stringify` of that same output (anything else is serialized in full). `extra` is `,"key":value…`.
- * The answer is srvx's FastResponse: on node:http its text is written as it is, with no web stream.
+ * The answer is a TextResponse: on node:http its text is written as it is, in-process `text()` hands it over.
  */
 function jsonRpcResponse(id: string | number, result: ToolCallResult, extra: string): Response {
   const [block, ...more] = result.content;
@@ -129,9 +153,9 @@ function jsonRpcResponse(id: string | number, result: ToolCallResult, extra: str
   const tail = `${extra}},"jsonrpc":"2.0","id":${typeof id === "number" ? id : JSON.stringify(id)}}`;
   const body =
     structured !== undefined && block?.type === "text" && more.length === 0 && !("isError" in result)
-      ? `{"result":{"content":[{"type":"text","text":${JSON.stringify(block.text)}}],"structuredContent":${block.text}${tail}`
+      ? `{"result":{"content":[{"type":"text","text":${quoted(block.text)}}],"structuredContent":${block.text}${tail}`
       : `{"result":${JSON.stringify(result).slice(0, -1)}${tail}`;
-  return new FastResponse(body, { status: 200, headers: { "content-type": "application/json" } });
+  return new TextResponse(body, { status: 200, headers: { "content-type": "application/json" } });
 }
 
 const MODERN_VERSION = "2026-07-28";

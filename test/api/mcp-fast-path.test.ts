@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "srvx/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../../src/kernel/ids.ts";
 import { createMcpEndpoint } from "../../src/mcp/endpoint.ts";
 import { fastModernToolsCall, toolsCallOf } from "../../src/mcp/fast-call.ts";
 import { version } from "../../src/version.ts";
@@ -67,6 +68,22 @@ describe("MCP fast tools/call path", () => {
     params: { name, ...(args === undefined ? {} : { arguments: args }) },
   });
 
+  /** For every case, in-process and on node:http: the fast path answers exactly as the SDK does. */
+  const answersAsTheSdk = (list: [string, unknown, Record<string, string>?][]) => {
+    for (const transport of ["in-process", "node:http"] as const) {
+      for (const [name, body, headers] of list) {
+        it(`answers ${name} exactly as the SDK does (${transport})`, async () => {
+          via = transport;
+          const fast = await send(true, body, headers);
+          const sdk = await send(false, body, headers);
+          expect(fast).toEqual(sdk);
+          // The fast path writes its JSON by hand: the same members in the same order as the SDK's.
+          expect(JSON.stringify(fast.body)).toBe(JSON.stringify(sdk.body));
+        });
+      }
+    }
+  };
+
   const cases: [string, unknown, Record<string, string>?][] = [
     ["a successful call", call("websites_list", { limit: 5 })],
     ["a call without arguments", call("organizations_list")],
@@ -89,18 +106,7 @@ describe("MCP fast tools/call path", () => {
       { ...call("websites_list"), params: { name: "websites_list", arguments: [1] } },
     ],
   ];
-  for (const transport of ["in-process", "node:http"] as const) {
-    for (const [name, body, headers] of cases) {
-      it(`answers ${name} exactly as the SDK does (${transport})`, async () => {
-        via = transport;
-        const fast = await send(true, body, headers);
-        const sdk = await send(false, body, headers);
-        expect(fast).toEqual(sdk);
-        // The fast path writes its JSON by hand: the same members in the same order as the SDK's.
-        expect(JSON.stringify(fast.body)).toBe(JSON.stringify(sdk.body));
-      });
-    }
-  }
+  answersAsTheSdk(cases);
 
   it("answers a forbidden call exactly as the SDK does", async () => {
     via = "in-process";
@@ -109,6 +115,20 @@ describe("MCP fast tools/call path", () => {
     const fast = await send(true, body, {}, content.plaintextKey);
     expect(fast).toEqual(await send(false, body, {}, content.plaintextKey));
     expect(JSON.parse(fast.body.result.content[0].text).kind).toBe("forbidden");
+  });
+
+  it("answers a repeated call with the same text, and with the new text once the data changed", async () => {
+    via = "in-process";
+    const body = call("websites_list", { limit: 100 });
+    const textOf = (answer: Awaited<ReturnType<typeof send>>) => answer.body.result.content[0].text as string;
+    const first = await send(true, body);
+    expect(textOf(await send(true, body))).toBe(textOf(first));
+    const name = `quoted ${newId().slice(-8)}`;
+    await t.createWebsite(name);
+    const after = await send(true, body);
+    expect(textOf(after)).not.toBe(textOf(first));
+    expect(JSON.parse(textOf(after))).toEqual(after.body.result.structuredContent);
+    expect(after.body.result.structuredContent.items.map((w: { name: string }) => w.name)).toContain(name);
   });
 
   describe("the 2026-07-28 envelope", () => {
@@ -170,17 +190,7 @@ describe("MCP fast tools/call path", () => {
         headersFor("websites_list"),
       ],
     ];
-    for (const transport of ["in-process", "node:http"] as const) {
-      for (const [name, body, headers] of modernCases) {
-        it(`answers ${name} exactly as the SDK does (${transport})`, async () => {
-          via = transport;
-          const fast = await send(true, body, headers);
-          const sdk = await send(false, body, headers);
-          expect(fast).toEqual(sdk);
-          expect(JSON.stringify(fast.body)).toBe(JSON.stringify(sdk.body));
-        });
-      }
-    }
+    answersAsTheSdk(modernCases);
 
     it("answers from the fast path (no SDK server is built) for a well-formed call", async () => {
       via = "in-process";

@@ -1,49 +1,25 @@
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "../../src/accounts/accounts.ts";
-import { type Listening, listen } from "../../src/server.ts";
-import { hasChromium, launchChromium } from "../support/browser.ts";
-import { freePort } from "../support/dashboard.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { hasChromium } from "../support/browser.ts";
+import { type Dashboard, signInThroughForm, startDashboard } from "../support/dashboard.ts";
 import { verificationPath } from "../support/verify-email.ts";
 
-const PASSWORD = "a long enough password";
 // Screenshots to look at: SITEWRIGHT_SCREENSHOT_DIR, else /tmp.
 const SHOTS = process.env.SITEWRIGHT_SCREENSHOT_DIR ?? "/tmp";
 
-async function signInThroughForm(page: Page, email: string): Promise<void> {
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', PASSWORD);
-  await Promise.all([
-    page.waitForURL((url) => url.pathname !== "/signin"),
-    page.click('button:has-text("Sign in")'),
-  ]);
-}
-
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
 describe.skipIf(!hasChromium)("the dashboard in headless Chromium", () => {
-  let t: TestPlatform;
-  let server: Listening;
-  let browser: Browser;
-  let app: string;
+  // The app is reached at http://localhost:<port>, as in dev (its session cookie is Secure on localhost).
+  let d: Dashboard;
   beforeAll(async () => {
-    // The app is reached at http://localhost:<port>, as in dev (its session cookie is Secure on localhost).
-    const port = await freePort();
-    app = `http://localhost:${port}`;
-    t = await createTestPlatform("sqlite", { config: { appUrl: app, baseUrl: `${app}/v1` } });
-    server = await listen(t.app, port);
-    browser = await launchChromium();
+    d = await startDashboard();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await t?.close();
-  });
+  afterAll(() => d?.close());
 
   it("signs in, creates and revokes a key, invites a member who accepts in another browser, changes their role", async () => {
-    await signUp(t.platform, { email: "owner@example.test", password: PASSWORD, name: "Olivia Owner" });
-    await signUp(t.platform, { email: "member@example.test", password: PASSWORD, name: "Max Member" });
+    const { t, browser, app } = d;
+    await d.user("owner@example.test", "Olivia Owner");
+    await d.user("member@example.test", "Max Member");
     const owner = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     await owner.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app });
     const page = await owner.newPage();

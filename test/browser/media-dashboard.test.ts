@@ -1,9 +1,9 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { freeAccount } from "../../src/services/billing/account.ts";
 import { FREE_MONTHLY_AI_CREDITS } from "../../src/services/billing/prices.ts";
 import { hasChromium } from "../support/browser.ts";
-import { type Dashboard, overflows, startDashboard } from "../support/dashboard.ts";
+import { overflows, useDashboardWebsite } from "../support/dashboard.ts";
 import { dialects } from "../support/databases.ts";
 
 const png = async (background: string) =>
@@ -20,15 +20,15 @@ for (const dialect of dialects) {
   describe.skipIf(!hasChromium || !dialect.available)(
     `generated images and AI credit use in headless Chromium [${dialect.name}]`,
     () => {
-      let d: Dashboard;
-      let organizationId: string;
-      let websitePath: string;
+      const site = useDashboardWebsite({
+        owner: { email: "olga@example.test", name: "Olga" },
+        website: "Olga Bakes",
+        dialect: dialect.name,
+      });
       let generatedId: string;
       let referenceId: string;
       beforeAll(async () => {
-        d = await startDashboard({}, dialect.name);
-        const owner = await d.user("olga@example.test", "Olga");
-        organizationId = owner.organizationId;
+        const { d, ownerId, organizationId, websiteId } = site;
         // 2 of the monthly allowance left, 1 granted by support, 5 prepaid: 4 images spend from all three
         await d.t.platform.db.transaction(async (s) => {
           await s.billing.putAccount({
@@ -45,24 +45,19 @@ for (const dialect of dialects) {
             createdAt: Date.now(),
           });
         });
-        const website = await d.t.callAsUser(owner.id, "websites.create", {
-          name: "Olga Bakes",
-          organizationId,
-        });
-        websitePath = `${d.app}/orgs/${organizationId}/websites/${website.id}`;
-        const reference = await d.t.callAsUser(owner.id, "assets.upload", {
-          websiteId: website.id,
+        const reference = await d.t.callAsUser(ownerId, "assets.upload", {
+          websiteId,
           name: "storefront.png",
           contentBase64: await png("#cc3322"),
         });
         referenceId = reference.id;
-        await d.t.callAsUser(owner.id, "assets.upload", {
-          websiteId: website.id,
+        await d.t.callAsUser(ownerId, "assets.upload", {
+          websiteId,
           name: "logo.png",
           contentBase64: await png("#2233cc"),
         });
-        const made = await d.t.callAsUser(owner.id, "media.generateImages", {
-          websiteId: website.id,
+        const made = await d.t.callAsUser(ownerId, "media.generateImages", {
+          websiteId,
           prompt: PROMPT,
           referenceAssetIds: [reference.id],
           width: 320,
@@ -70,21 +65,17 @@ for (const dialect of dialects) {
           count: 1,
         });
         generatedId = made.images[0]!.asset.id;
-        await d.t.callAsUser(owner.id, "media.generateImages", {
-          websiteId: website.id,
+        await d.t.callAsUser(ownerId, "media.generateImages", {
+          websiteId,
           prompt: "Croissants in a basket",
           width: 256,
           height: 256,
           count: 3,
         });
       });
-      afterAll(async () => {
-        await d?.close();
-      });
-
       it("filters the library to generated images and shows how one was made, its reference linked", async () => {
-        const { context, page } = await d.signIn("olga@example.test");
-        await page.goto(`${websitePath}/assets`);
+        const { context, page } = await site.d.signIn("olga@example.test");
+        await page.goto(`${site.websitePath}/assets`);
         expect(await page.locator('[data-testid="asset"]').count()).toBe(6);
         await page.selectOption('select[name="origin"]', "generated");
         await Promise.all([page.waitForURL(/origin=generated/), page.click('button:has-text("Search")')]);
@@ -95,7 +86,7 @@ for (const dialect of dialects) {
         expect(names).not.toContain("storefront.png");
         expect(names).not.toContain("logo.png");
 
-        await page.goto(`${websitePath}/assets/${generatedId}`);
+        await page.goto(`${site.websitePath}/assets/${generatedId}`);
         expect(await page.locator('[data-testid="prompt"]').innerText()).toBe(PROMPT);
         expect(await page.locator('[data-testid="provider"]').innerText()).toBe("offline");
         expect(await page.locator('[data-testid="model"]').innerText()).toBe("offline-placeholder");
@@ -113,8 +104,8 @@ for (const dialect of dialects) {
       });
 
       it("the billing page shows this period's credit use and the recent generations", async () => {
-        const { context, page } = await d.signIn("olga@example.test");
-        await page.goto(`${d.app}/orgs/${organizationId}/billing`);
+        const { context, page } = await site.d.signIn("olga@example.test");
+        await page.goto(`${site.d.app}/orgs/${site.organizationId}/billing`);
         const card = page.locator("#credit-use");
         expect(await card.locator('[data-testid="images-generated"]').innerText()).toBe("4");
         expect(await card.locator('[data-testid="from-allowance"]').innerText()).toBe("2");
@@ -131,7 +122,7 @@ for (const dialect of dialects) {
         expect(rows[1]!.slice(1, 4)).toEqual(["Olga Bakes", PROMPT, "1"]);
         expect(rows[1]![4]).toContain("1 allowance");
         await Promise.all([
-          page.waitForURL(websitePath),
+          page.waitForURL(site.websitePath),
           card.locator("a", { hasText: "Olga Bakes" }).first().click(),
         ]);
         await context.close();
@@ -142,11 +133,11 @@ for (const dialect of dialects) {
         { width: 390, height: 844 },
       ]) {
         it(`the generated filter, a generated asset and the billing page fit a ${viewport.width} px window`, async () => {
-          const { context, page } = await d.signIn("olga@example.test", viewport);
+          const { context, page } = await site.d.signIn("olga@example.test", viewport);
           for (const path of [
-            `${websitePath}/assets?origin=generated`,
-            `${websitePath}/assets/${generatedId}`,
-            `${d.app}/orgs/${organizationId}/billing`,
+            `${site.websitePath}/assets?origin=generated`,
+            `${site.websitePath}/assets/${generatedId}`,
+            `${site.d.app}/orgs/${site.organizationId}/billing`,
           ]) {
             await page.goto(path);
             expect(await overflows(page), path).toBe(false);

@@ -2,33 +2,22 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "../../src/accounts/accounts.ts";
-import { closeSandboxPool } from "../../src/framework/index.ts";
 import { listConnectedClients } from "../../src/oauth/connections.ts";
-import { type Listening, listen } from "../../src/server.ts";
-import { hasChromium, launchChromium } from "../support/browser.ts";
-import { freePort } from "../support/dashboard.ts";
+import { hasChromium } from "../support/browser.ts";
+import { type Dashboard, overflows, startDashboard } from "../support/dashboard.ts";
 import { pkce } from "../support/oauth-http.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 
-const PASSWORD = "a long enough password";
 const CLIENT_NAME = "Connect like Claude Code (Sitewright example)";
 const widths = [
   { name: "desktop", width: 1280, height: 900 },
   { name: "mobile", width: 390, height: 844 },
 ] as const;
 
-/** Whether the page is wider than the window (something would be clipped or scroll sideways). */
-const overflows = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
 describe.skipIf(!hasChromium)("dashboard and consent screens at desktop and mobile widths", () => {
-  let t: TestPlatform;
-  let server: Listening;
-  let browser: Browser;
+  let d: Dashboard;
   let app: string;
   let dir: string;
   let base: string;
@@ -45,21 +34,15 @@ describe.skipIf(!hasChromium)("dashboard and consent screens at desktop and mobi
     await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
     callback = { server: listener, host: `127.0.0.1:${(listener.address() as { port: number }).port}` };
     const redirectUri = `http://${callback.host}/callback`;
-    const port = await freePort();
-    app = `http://localhost:${port}`;
-    t = await createTestPlatform("sqlite", { config: { appUrl: app, baseUrl: `${app}/v1` } });
-    server = await listen(t.app, port);
-    browser = await launchChromium();
+    d = await startDashboard();
+    const { t } = d;
+    app = d.app;
     // SITEWRIGHT_SCREENSHOT_DIR keeps the screenshots (to look at them); otherwise a temp folder is removed.
     dir = process.env.SITEWRIGHT_SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), "sitewright-screens-"));
 
-    const user = await signUp(t.platform, {
-      email: "olivia@example.test",
-      password: PASSWORD,
-      name: "Olivia",
-    });
+    const user = await d.user("olivia@example.test", "Olivia");
     userId = user.id;
-    const organizationId = (await t.callAsUser(userId, "organizations.list", {})).items[0]!.id;
+    const { organizationId } = user;
     base = `/orgs/${organizationId}`;
     websites = [];
     for (const name of ["Harbor Cafe — seasonal menu and opening hours", "Studio Notes"]) {
@@ -106,26 +89,13 @@ describe.skipIf(!hasChromium)("dashboard and consent screens at desktop and mobi
     authorizeUrl = url.href;
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await t?.close();
-    await closeSandboxPool();
+    await d?.close();
     callback?.server.close();
     if (!process.env.SITEWRIGHT_SCREENSHOT_DIR) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function signedInContext(width: number, height: number, javaScriptEnabled = true) {
-    const context = await browser.newContext({ viewport: { width, height }, javaScriptEnabled });
-    const page = await context.newPage();
-    await page.goto(`${app}/signin`);
-    await page.fill('input[name="email"]', "olivia@example.test");
-    await page.fill('input[name="password"]', PASSWORD);
-    await Promise.all([
-      page.waitForURL((url) => url.pathname !== "/signin"),
-      page.click('button:has-text("Sign in")'),
-    ]);
-    return { context, page };
-  }
+  const signedInContext = (width: number, height: number, javaScriptEnabled = true) =>
+    d.signIn("olivia@example.test", { width, height }, { javaScriptEnabled });
 
   /** Asserts no horizontal overflow and the visibility of `visible`, then saves a full-page PNG. */
   async function check(page: Page, shot: string, visible: string[]) {
@@ -222,7 +192,7 @@ describe.skipIf(!hasChromium)("dashboard and consent screens at desktop and mobi
       page.click('button[value="allow"]'),
     ]);
     expect(new URL(page.url()).searchParams.get("code")).toBeTruthy();
-    const [connected] = await listConnectedClients(t.platform, userId);
+    const [connected] = await listConnectedClients(d.t.platform, userId);
     expect(connected).toMatchObject({ clientName: CLIENT_NAME, websites: null });
     await context.close();
   });

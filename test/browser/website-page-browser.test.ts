@@ -1,54 +1,23 @@
-import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signUp } from "../../src/accounts/accounts.ts";
-import { closeSandboxPool } from "../../src/framework/index.ts";
-import { type Listening, listen } from "../../src/server.ts";
-import { hasChromium, launchChromium } from "../support/browser.ts";
-import { freePort } from "../support/dashboard.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
-
-const PASSWORD = "a long enough password";
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', PASSWORD);
-  await Promise.all([
-    page.waitForURL((url) => url.pathname !== "/signin"),
-    page.click('button:has-text("Sign in")'),
-  ]);
-}
+import { hasChromium } from "../support/browser.ts";
+import { type Dashboard, signInThroughForm, startDashboard } from "../support/dashboard.ts";
 
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
 describe.skipIf(!hasChromium)("the website page in headless Chromium", () => {
-  let t: TestPlatform;
-  let server: Listening;
-  let browser: Browser;
-  let app: string;
+  // The app at http://localhost:<port>; live sites and previews at <slug>.localhost:<port> (loopback in Chromium).
+  let d: Dashboard;
   beforeAll(async () => {
-    // The app at http://localhost:<port>; live sites and previews at <slug>.localhost:<port> (loopback in Chromium).
-    const port = await freePort();
-    app = `http://localhost:${port}`;
-    t = await createTestPlatform("sqlite", { config: { appUrl: app, baseUrl: `${app}/v1` } });
-    server = await listen(t.app, port);
-    browser = await launchChromium();
+    d = await startDashboard();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await t?.close();
-    await closeSandboxPool();
-  });
+  afterAll(() => d?.close());
 
   it("publishes, previews the draft as the signed-in user, edits and publishes a CMS item, and rolls back", async () => {
-    const user = await signUp(t.platform, {
-      email: "olivia@example.test",
-      password: PASSWORD,
-      name: "Olivia",
-    });
+    const { t, browser, app } = d;
+    const user = await d.user("olivia@example.test", "Olivia");
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${app}/`);
-    await signIn(page, "olivia@example.test");
+    await signInThroughForm(page, "olivia@example.test");
     await page.fill('input[name="name"]', "Harbor Cafe");
     await page.click('button:has-text("Create website")');
     await page.waitForSelector("text=Website created.");
@@ -130,9 +99,12 @@ describe.skipIf(!hasChromium)("the website page in headless Chromium", () => {
   });
 
   it("sends a signed-in user from the preview host's 401 page through sign-in to the preview", async () => {
-    const user = await signUp(t.platform, { email: "pia@example.test", password: PASSWORD, name: "Pia" });
-    const organizationId = (await t.callAsUser(user.id, "organizations.list", {})).items[0]!.id;
-    const website = await t.callAsUser(user.id, "websites.create", { name: "Pia Studio", organizationId });
+    const { t, browser, server } = d;
+    const user = await d.user("pia@example.test", "Pia");
+    const website = await t.callAsUser(user.id, "websites.create", {
+      name: "Pia Studio",
+      organizationId: user.organizationId,
+    });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const previewHost = `http://preview--${website.slug}.localhost:${server.port}`;
@@ -140,7 +112,7 @@ describe.skipIf(!hasChromium)("the website page in headless Chromium", () => {
     expect(denied?.status()).toBe(401);
     await page.click('a:has-text("Sign in to preview")');
     expect(new URL(page.url()).pathname).toBe("/signin");
-    await signIn(page, "pia@example.test");
+    await signInThroughForm(page, "pia@example.test");
     expect(new URL(page.url()).pathname).toBe(`/preview/${website.slug}`);
     await Promise.all([
       page.waitForURL((url) => url.host.startsWith(`preview--${website.slug}.`)),

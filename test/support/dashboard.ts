@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { freePort } from "../../examples/caddy.ts";
 import { signUp } from "../../src/accounts/accounts.ts";
@@ -24,10 +24,11 @@ export interface Dashboard {
   app: string;
   /** Signs up a user with PASSWORD; returns their id and their first organization's id. */
   user(email: string, name: string): Promise<{ id: string; organizationId: string }>;
-  /** A new browser context of `width`×`height`, signed in as `email`. */
+  /** A new browser context of `width`×`height` (and `options`, e.g. JavaScript off), signed in as `email`. */
   signIn(
     email: string,
     viewport?: { width: number; height: number },
+    options?: Omit<BrowserContextOptions, "viewport">,
   ): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
@@ -84,16 +85,11 @@ export async function startDashboard(
       const organizationId = (await t.callAsUser(user.id, "organizations.list", {})).items[0]!.id;
       return { id: user.id, organizationId };
     },
-    async signIn(email, viewport = { width: 1280, height: 900 }) {
-      const context = await browser.newContext({ viewport });
+    async signIn(email, viewport = { width: 1280, height: 900 }, options = {}) {
+      const context = await browser.newContext({ ...options, viewport });
       const page = await context.newPage();
       await page.goto(`${app}/signin`);
-      await page.fill('input[name="email"]', email);
-      await page.fill('input[name="password"]', PASSWORD);
-      await Promise.all([
-        page.waitForURL((url) => url.pathname !== "/signin"),
-        page.click('button:has-text("Sign in")'),
-      ]);
+      await signInThroughForm(page, email);
       return { context, page };
     },
     async close() {
@@ -144,6 +140,16 @@ export function useDashboardWebsite(options: {
   });
   afterAll(() => site.d?.close());
   return site;
+}
+
+/** Fills the sign-in form `page` shows with `email` and PASSWORD, submits it, and waits to leave `/signin`. */
+export async function signInThroughForm(page: Page, email: string): Promise<void> {
+  await page.fill('input[name="email"]', email);
+  await page.fill('input[name="password"]', PASSWORD);
+  await Promise.all([
+    page.waitForURL((url) => url.pathname !== "/signin"),
+    page.click('button:has-text("Sign in")'),
+  ]);
 }
 
 /** Clicks `selector` and waits for `notice` to show (a form post answered by a redirect with a notice). */
