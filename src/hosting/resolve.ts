@@ -47,8 +47,16 @@ export interface HostResolver {
   resolve(host: string | null | undefined): Promise<SiteAddress | undefined>;
   /** Where a live or custom-domain request goes: the published deployment, a redirect, or nothing. */
   target(address: SiteAddress): Promise<LiveTarget>;
-  /** `target` from memory alone (no database read, no wait); undefined when something is not cached or fresh. */
-  targetNow(address: SiteAddress): LiveTarget | undefined;
+  /**
+   * `target` from memory alone (no database read, no wait); undefined when something is not cached or fresh. A
+   * served target carries `until`: when its cached resolution stops being reused (`HOST_CACHE_TTL_MS`).
+   */
+  targetNow(address: SiteAddress): (LiveTarget & { until?: number }) | undefined;
+  /**
+   * A number that moves with every write (this process's, or another SQLite process's commit) of a table that
+   * `targetNow` reads: what is derived from it stays valid while the number does not move and until `until`.
+   */
+  readonly generation: () => number;
   /** The website of a slug (undefined for a label that cannot be a slug). */
   website(slug: string): Promise<WebsiteRecord | undefined>;
 }
@@ -59,11 +67,16 @@ export function hostResolver(platform: Platform): HostResolver {
   const matchCustom = customHostMatcher(platform);
   const { db } = platform;
   const external = db.externalVersion && (() => db.externalVersion!());
-  const resolutions = new UnchangedCache<string, HostResolution>(
+  // Each resolution keeps when it stops being reused (no later than the cache's own expiry: taken before the read).
+  const resolutions = new UnchangedCache<string, { resolution: HostResolution; until: number }>(
     HOST_CACHE_ENTRIES,
     writeGeneration(RESOLUTION_TABLES, external),
     HOST_CACHE_TTL_MS,
   );
+  const resolved = async (key: string, read: () => Promise<HostResolution>) => {
+    const until = Date.now() + HOST_CACHE_TTL_MS;
+    return (await resolutions.through(key, async () => ({ resolution: await read(), until }))).resolution;
+  };
   const customs = new UnchangedCache<string, boolean>(
     HOST_CACHE_ENTRIES,
     writeGeneration(["website_domains"], external),
@@ -76,6 +89,7 @@ export function hostResolver(platform: Platform): HostResolver {
       writeGeneration(["website_publish_state"], external),
       POINTER_CACHE_TTL_MS,
     );
+  const generation = writeGeneration([...RESOLUTION_TABLES, "website_publish_state"], external);
   const publishedId = (websiteId: string) => {
     const read = () => db.read((s) => s.deployments.publishedId(websiteId));
     return pointers ? pointers.through(websiteId, read) : read();
@@ -94,7 +108,7 @@ export function hostResolver(platform: Platform): HostResolver {
     if (!key) return Promise.resolve({ kind: "none" });
     if (address.kind === "custom") {
       const hostname = address.hostname!;
-      return resolutions.through(key, () =>
+      return resolved(key, () =>
         platform.db.read(async (s) => {
           const record = await s.domains.byHostname(hostname);
           return record ? domainResolution(platform, s, record, Date.now()) : { kind: "none" };
@@ -102,9 +116,7 @@ export function hostResolver(platform: Platform): HostResolver {
       );
     }
     const { slug } = address;
-    return resolutions.through(key, () =>
-      platform.db.read((s) => slugResolution(platform, s, slug, Date.now())),
-    );
+    return resolved(key, () => platform.db.read((s) => slugResolution(platform, s, slug, Date.now())));
   };
 
   return {
@@ -127,11 +139,14 @@ export function hostResolver(platform: Platform): HostResolver {
     },
     targetNow(address) {
       const key = keyOf(address);
-      const resolved = key === undefined ? undefined : resolutions.get(key);
-      if (resolved?.kind !== "serve") return resolved;
-      const deploymentId = pointers?.get(resolved.websiteId);
-      return deploymentId === undefined ? undefined : { ...resolved, deploymentId };
+      const cached = key === undefined ? undefined : resolutions.get(key);
+      if (cached?.resolution.kind !== "serve") return cached?.resolution;
+      const deploymentId = pointers?.get(cached.resolution.websiteId);
+      return deploymentId === undefined
+        ? undefined
+        : { ...cached.resolution, deploymentId, until: cached.until };
     },
+    generation,
     async target(address) {
       const resolved = await resolution(address);
       if (resolved.kind !== "serve") return resolved;

@@ -87,9 +87,16 @@ export interface SitePages {
   live(request: RequestLike, address: SiteAddress, host: string, ip: string): Promise<Reply>;
   /**
    * `live` answered from memory alone, at once (a cached page of a site whose host and publish pointer are cached
-   * and fresh); undefined when anything has to be read first: then `live` answers.
+   * and fresh); undefined when anything has to be read first: then `live` answers. `reusable` hears of a reply that
+   * may be written again as it is (`Reply.flat`) while nothing its lookups read changed, until `until`.
    */
-  liveNow(request: RequestLike, address: SiteAddress, host: string, ip: string): Reply | undefined;
+  liveNow(
+    request: RequestLike,
+    address: SiteAddress,
+    host: string,
+    ip: string,
+    reusable?: (reply: Reply, websiteId: string, until: number) => void,
+  ): Reply | undefined;
   /** A draft preview's reply (credentials checked first). */
   preview(event: H3Event, request: RequestLike, address: SiteAddress, ip: string): Promise<Reply>;
 }
@@ -170,16 +177,18 @@ export function sitePages(context: SitePagesContext): SitePages {
   }
 
   /** A page of a cached deployment from memory (the hot path of `live`); see `SitePages.liveNow`. */
-  function liveNow(request: RequestLike, address: SiteAddress, host: string, ip: string): Reply | undefined {
+  const liveNow: SitePages["liveNow"] = (request, address, host, ip, reusable) => {
     if (ASSET_PATH.test(request.pathname)) return undefined;
     const target = hosts.targetNow(address);
     if (target?.kind !== "serve" || !target.deploymentId || services.before(request)) return undefined;
     if (services.get(request, target.websiteId)) return undefined;
     const prefix = `${target.deploymentId}\n`;
     const reply = cachedReply(request, (path) => outputs.get(prefix + path), livePolicy, caches);
-    if (reply) recordPageView(platform.analytics, target.websiteId, host, request, reply, ip);
+    if (!reply) return undefined;
+    recordPageView(platform.analytics, target.websiteId, host, request, reply, ip);
+    if (reply.flat && target.until !== undefined) reusable?.(reply, target.websiteId, target.until);
     return reply;
-  }
+  };
 
   /**
    * A publish or rollback is served by the next request on every node (the pointer is read, or cached only where

@@ -2,6 +2,7 @@ import { ApiError, type ErrorBody } from "../kernel/errors.ts";
 import { checkJsonShape } from "../kernel/json-depth.ts";
 import type { JsonSchema } from "../kernel/json-schema.ts";
 import { type BodyLimit, readBodyText } from "./body.ts";
+import { withRequestId } from "./request-meta.ts";
 
 /** A JSON response with the API's headers. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -9,6 +10,22 @@ export function json(body: unknown, status = 200, headers: Record<string, string
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
   });
+}
+
+/**
+ * The 200 JSON answer of an operation route, built with its request's `X-Request-Id` (the app's middleware then
+ * leaves it as it is): one header object, no header set on the built response.
+ */
+export function jsonWithRequestId(body: unknown, requestId: string): Response {
+  return withRequestId(
+    new Response(JSON.stringify(body), {
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-store",
+        "x-request-id": requestId,
+      },
+    }),
+  );
 }
 
 /** Projects an ApiError as its status and the error body of the API contract (docs/api-contract.md). */

@@ -10,7 +10,7 @@ import type { Principal } from "../kernel/principal.ts";
 import { noteOperation } from "../kernel/request-scope.ts";
 import { bodyLimit } from "./body.ts";
 import { isJson, readFileInput } from "./file-input.ts";
-import { errorResponse, json, queryReader, readJsonObject } from "./http.ts";
+import { errorResponse, jsonWithRequestId, queryReader, readJsonObject } from "./http.ts";
 import { openApiDocument } from "./openapi.ts";
 import { clientIp, requestIdOf } from "./request-meta.ts";
 
@@ -117,14 +117,15 @@ export function registerOperationRoutes(
           }
           input[name] = params[name];
         }
-        const call = async (page: Record<string, unknown>) =>
-          (await callTool(platform, tool, page, {
-            principal,
-            transport,
-            requestId: requestIdOf(event),
-          })) as Record<string, unknown>;
-        const output = await call(input);
-        return tool.textStream ? textStream(tool.textStream, input, output, call) : json(output);
+        const options = { principal, transport, requestId: requestIdOf(event) };
+        const output = (await callTool(platform, tool, input, options)) as Record<string, unknown>;
+        if (!tool.textStream) return jsonWithRequestId(output, options.requestId);
+        return textStream(
+          tool.textStream,
+          input,
+          output,
+          async (page) => (await callTool(platform, tool, page, options)) as Record<string, unknown>,
+        );
       } catch (error) {
         return errorResponse(toApiError(error));
       }
