@@ -4,19 +4,24 @@
 // Run: npm run bench:cms   (BENCH_CMS_ITEMS, BENCH_CMS_QUERIES, BENCH_PG_URL override the defaults; BENCH_PG_URL=off skips
 // PostgreSQL, BENCH_SQLITE=off skips SQLite; BENCH_CMS_EXPLAIN=1 prints PostgreSQL's plan of the baseline, BENCH_CMS_KEEP=1
 // keeps the PostgreSQL database for EXPLAIN ANALYZE by hand). Both databases are judged: query p99 ≤ 20 ms, over at least
-// 100 timed queries. Beside the figures: the plan of the statement the platform runs (rows of the sort index walked,
-// and on PostgreSQL the buffers it touched), node's CPU time per query and the load average.
+// 100 timed queries. Beside the figures: the plan of the statement the platform runs (with the equality set it
+// chose, cms-query-sets.ts; rows of the sort index walked, and on PostgreSQL the buffers it touched), that
+// statement and the plain one (no set) timed alternately, node's CPU time per query and the load average.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
+import { drizzle as sqliteDrizzle } from "drizzle-orm/better-sqlite3";
+import { drizzle as pgDrizzle } from "drizzle-orm/node-postgres";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import pg from "pg";
 import { fsBlobStore } from "../src/blobs/index.ts";
 import { type Database, openDatabase } from "../src/db/database.ts";
-import { itemQueryStatement } from "../src/db/stores/cms-query.ts";
+import { type ItemQuery, itemQueryStatement, type QueryCondition } from "../src/db/stores/cms-query.ts";
+import { chooseSets } from "../src/db/stores/cms-query-sets.ts";
+import { type Db, rawRows } from "../src/db/types.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
 import { createPlatform } from "../src/platform.ts";
 import { compileQuery } from "../src/services/cms/query.ts";
@@ -99,6 +104,8 @@ interface Result {
   query: number[];
   baseline: number[];
   matched: number;
+  /** The page statement as chosen and without an equality set, interleaved (ms each). */
+  shapes: { chosen: number[]; plain: number[]; set: string };
 }
 
 async function run(
@@ -106,6 +113,7 @@ async function run(
   db: Database,
   baseline: () => Promise<number>,
   raw: Raw,
+  handle: Db,
   afterSeeding: () => Promise<void> = async () => undefined,
 ): Promise<Result> {
   const dir = mkdtempSync(join(tmpdir(), "sitewright-bench-cms-blobs-"));
@@ -186,7 +194,10 @@ async function run(
   // rows a walk to its last row reads: those before it in sort order that pass the index's own conditions.
   const fields = await db.read((s) => s.cms.listFields(collection.id));
   const plan = compileQuery(collection.id, fields, { status: "all", archived: "exclude", ...QUERY } as never);
-  const { statement } = itemQueryStatement(dialect, { ...plan.plan, limit: QUERY.limit + 1 });
+  const page = { ...plan.plan, limit: QUERY.limit + 1 };
+  const sets = await chooseSets(handle, dialect, page);
+  const { statement } = itemQueryStatement(dialect, page, sets);
+  const shapes = await compareShapes(handle, dialect, page, sets);
   const rendered = (dialect === "pg" ? new PgDialect() : new SQLiteSyncDialect()).sqlToQuery(statement);
   const last = first.items.at(-1) as { id: string; values: { price: number } };
   const p = (n: number) => (dialect === "pg" ? `$${n}` : "?");
@@ -207,6 +218,7 @@ async function run(
     query,
     baseline: base,
     matched: first.items.length,
+    shapes,
   };
 
   async function baselineFor(collectionId: string) {
@@ -214,6 +226,26 @@ async function run(
     const n = await baseline();
     if (n !== 100) throw new Error(`baseline returned ${n} rows`);
   }
+}
+
+/**
+ * The page's statement with the equality set the platform chose (cms-query-sets.ts) and the plain one (every equality probed
+ * per walked row), run alternately through the platform's own statement path: the choice measured in one run.
+ */
+async function compareShapes(db: Db, dialect: "sqlite" | "pg", page: ItemQuery, sets: Set<QueryCondition>) {
+  const chosen: number[] = [];
+  const plain: number[] = [];
+  const time = async (into: number[], chosenSets: Set<QueryCondition>) => {
+    const t = performance.now();
+    await rawRows(db, dialect, itemQueryStatement(dialect, page, chosenSets).statement);
+    into.push(performance.now() - t);
+  };
+  for (let k = 0; k < QUERIES; k++) {
+    await time(chosen, sets);
+    await time(plain, new Set());
+  }
+  const set = [...sets].map((c) => `${(c.ref as { key: string }).key} eq ${JSON.stringify(c.value)}`);
+  return { chosen, plain, set: set.join(", ") || "none" };
 }
 
 /** The plan summary: SQLite's plan steps; PostgreSQL's scan of s0 (rows, loops) and the buffers of the whole run. */
@@ -271,7 +303,13 @@ function report() {
       ]),
     ),
   );
-  for (const r of results) console.log(`${r.dialect} plan: ${r.plan}`);
+  for (const r of results) {
+    const [c, p] = [r.shapes.chosen, r.shapes.plain];
+    console.log(
+      `${r.dialect} page statement, interleaved ×${c.length}: as chosen (set: ${r.shapes.set}) p50 ${ms(percentile(c, 50))} / p99 ${ms(percentile(c, 99))}; plain (probe per row) p50 ${ms(percentile(p, 50))} / p99 ${ms(percentile(p, 99))}`,
+    );
+    console.log(`${r.dialect} plan: ${r.plan}`);
+  }
 }
 
 let currentCollection = "";
@@ -311,6 +349,7 @@ try {
             return prepared.all({ c: currentCollection, a: 0 }).length;
           },
           async (sql, params) => raw.prepare(sql).all(...params) as Record<string, unknown>[],
+          sqliteDrizzle({ client: raw }) as unknown as Db,
         ),
       );
       report();
@@ -349,6 +388,7 @@ try {
             return r.rowCount ?? 0;
           },
           async (sql, params) => (await pool.query(sql, params)).rows,
+          pgDrizzle({ client: pool }) as unknown as Db,
           // Planner statistics and the visibility map after the bulk load, as autovacuum provides them (this
           // machine's PostgreSQL runs with autovacuum off): without statistics the planner sorts all matches, and
           // without the visibility map an index-only scan still reads every table row it walks.

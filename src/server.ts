@@ -16,7 +16,7 @@ import { registerHealthRoutes } from "./observability/health.ts";
 import { registerMetricsRoute } from "./observability/metrics-route.ts";
 import { observeRequest } from "./observability/requests.ts";
 import { errorResponse } from "./rest/http.ts";
-import { clientIp, requestIdOf } from "./rest/request-meta.ts";
+import { answersWithRequestId, clientIp, requestIdOf, stampRequestId } from "./rest/request-meta.ts";
 import { registerRestRoutes } from "./rest/routes.ts";
 import { version } from "./version.ts";
 
@@ -27,18 +27,19 @@ import { version } from "./version.ts";
  */
 export function createApp(platform: Platform, options: { hosting?: HostingOptions } = {}): H3 {
   const hosting = createHosting(platform, options.hosting);
+  // Every response carries X-Request-Id: operation routes build their answers with it, the middleware below gives
+  // it to other routes' answers, onError to error answers.
   const app = new H3({
-    onResponse(response, event) {
-      response.headers.set("X-Request-Id", requestIdOf(event));
-    },
     onError(error, event) {
       const status = (error as { status?: number }).status;
-      if (event.context.site || hosting.match(event)) return hosting.errorResponse(event, status ?? 500);
+      if (event.context.site || hosting.match(event)) {
+        return stampRequestId(event, hosting.errorResponse(event, status ?? 500));
+      }
       if (status === 404 || status === 405) {
-        return errorResponse(new ApiError("not_found", "No such resource."));
+        return stampRequestId(event, errorResponse(new ApiError("not_found", "No such resource.")));
       }
       reportFailure(platform.log, "unhandled", error);
-      return errorResponse(toApiError(error));
+      return stampRequestId(event, errorResponse(toApiError(error)));
     },
   });
   // Site hosts are answered by hosting before any API route; the API and app hosts (as configured, compared as sent)
@@ -51,7 +52,8 @@ export function createApp(platform: Platform, options: { hosting?: HostingOption
     return hosting.serve(event, site, clientIp(event, platform));
   };
   app.use((event, next) =>
-    answeringApiErrors(
+    answering(
+      event,
       ownHosts.has(event.req.headers.get("host") ?? event.url.host) ? next : () => siteOrRoutes(event, next),
     ),
   );
@@ -77,16 +79,34 @@ function apiHosts(platform: Platform): Set<string> {
   return new Set(hosts.filter((host) => !site(host)));
 }
 
-/** An ApiError a route lets out (a refused request body, for one) is a deliberate answer: its status and body. */
-function answeringApiErrors(next: () => unknown): unknown {
+/**
+ * What a route answered, with its X-Request-Id. An ApiError a route lets out (a refused request body, for one) is
+ * a deliberate answer: its status and body. Anything else thrown goes on to `onError`. Operation routes answer
+ * everything themselves, with the id: their answers pass as they are.
+ */
+function answering(event: H3Event, next: () => unknown): unknown {
+  if (answersWithRequestId(event)) return next();
+  let result: unknown;
   try {
-    const result = next();
-    return typeof (result as Promise<unknown> | undefined)?.then === "function"
-      ? Promise.resolve(result).catch(apiErrorResponse)
-      : result;
+    result = next();
   } catch (error) {
-    return apiErrorResponse(error);
+    return stampRequestId(event, apiErrorResponse(error));
   }
+  return typeof (result as Promise<unknown> | undefined)?.then === "function"
+    ? (result as Promise<unknown>).then(
+        (value) => stamped(event, value),
+        (error: unknown) => stampRequestId(event, apiErrorResponse(error)),
+      )
+    : stamped(event, result);
+}
+
+/** A route's answer with its X-Request-Id: set on a Response, or on h3's prepared headers for a plain value. */
+function stamped(event: H3Event, value: unknown): unknown {
+  if (value instanceof Response) return stampRequestId(event, value);
+  if (typeof value !== "symbol" && !(value instanceof Error)) {
+    event.res.headers.set("X-Request-Id", requestIdOf(event));
+  }
+  return value;
 }
 
 function apiErrorResponse(error: unknown): Response {

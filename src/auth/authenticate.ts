@@ -1,7 +1,7 @@
 import type { ApiKeyRecord } from "../db/stores/api-keys.ts";
 import { ApiError } from "../kernel/errors.ts";
 import type { Platform } from "../kernel/platform.ts";
-import type { Principal } from "../kernel/principal.ts";
+import type { Grant, Principal } from "../kernel/principal.ts";
 import type { Role } from "../kernel/roles.ts";
 import { ACCESS_TOKEN_PREFIX, resourceOf } from "../oauth/settings.ts";
 import { checkAccessToken, isAccessTokenShaped } from "../oauth/tokens.ts";
@@ -12,20 +12,30 @@ export const SESSION_COOKIE = "sitewright_session";
 
 /** The principal an API key acts as: one grant, its own rate-limit buckets. */
 export function principalOfKey(key: ApiKeyRecord): Principal {
-  return {
-    type: "api_key",
-    id: key.id,
-    label: key.name,
-    grants: [
-      {
-        organizationId: key.organizationId,
-        role: key.role as Role,
-        ...(key.accessKind === "websites" ? { websiteIds: key.websiteIds } : {}),
-      },
-    ],
-    bucketKey: `key:${key.id}`,
-  };
+  let principal = principals.get(key);
+  if (!principal) {
+    const grant: Grant = {
+      organizationId: key.organizationId,
+      role: key.role as Role,
+      ...(key.accessKind === "websites" ? { websiteIds: Object.freeze([...key.websiteIds]) } : {}),
+    };
+    principal = Object.freeze({
+      type: "api_key",
+      id: key.id,
+      label: key.name,
+      grants: Object.freeze([Object.freeze(grant)]),
+      bucketKey: `key:${key.id}`,
+    });
+    principals.set(key, principal);
+  }
+  return principal;
 }
+
+/**
+ * One principal per key record: a record reused while the database is unchanged (unchanged-cache.ts) gives the same,
+ * frozen, principal; a record read again (a change anywhere, PostgreSQL) gives a new one.
+ */
+const principals = new WeakMap<ApiKeyRecord, Principal>();
 
 const unauthorized = (message: string) =>
   new ApiError("unauthorized", message, {
@@ -58,22 +68,23 @@ export async function authenticate(
   const limiter = platform.db.rateLimiter;
   const bucketKey = `auth-failures:${ip}`;
   const spec = platform.config.authFailureBucket;
-  const throttled = (retryAfterSeconds: number) => {
-    platform.metrics.rateLimited("auth_failures");
-    return new ApiError("rate_limited", "Too many failed authentication attempts from this address.", {
-      retryAfterSeconds,
-      headers: { "Retry-After": String(retryAfterSeconds) },
-    });
-  };
   const gate = await limiter.take(bucketKey, spec, 0);
-  if (!gate.allowed) throw throttled(gate.retryAfterSeconds);
+  if (!gate.allowed) throw throttled(platform, gate.retryAfterSeconds);
   try {
     return await principalOf(platform, request, options);
   } catch (error) {
     if (!(error instanceof ApiError) || error.kind !== "unauthorized") throw error;
     const charged = await limiter.take(bucketKey, spec, 1);
-    throw charged.allowed ? error : throttled(charged.retryAfterSeconds);
+    throw charged.allowed ? error : throttled(platform, charged.retryAfterSeconds);
   }
+}
+
+function throttled(platform: Platform, retryAfterSeconds: number): ApiError {
+  platform.metrics.rateLimited("auth_failures");
+  return new ApiError("rate_limited", "Too many failed authentication attempts from this address.", {
+    retryAfterSeconds,
+    headers: { "Retry-After": String(retryAfterSeconds) },
+  });
 }
 
 /** Where a credential is presented: only the MCP endpoint accepts OAuth access tokens (for its resource). */

@@ -80,43 +80,7 @@ export async function callTool(
 
 async function run(platform: Platform, tool: Tool, rawInput: unknown, call: CallOptions): Promise<unknown> {
   const { principal } = call;
-  if (!canCall(principal, tool)) {
-    if (isSignedOut(tool.access)) {
-      throw new ApiError(
-        "forbidden",
-        `${tool.operationId} is only for signed-out visitors of the dashboard.`,
-        {
-          suggestion: "Create accounts on the dashboard's sign-up page, signed out.",
-        },
-      );
-    }
-    if (principal.readOnly && !tool.annotations.readOnly) {
-      throw new ApiError("forbidden", `This connection is read-only; ${tool.operationId} changes data.`, {
-        suggestion: "Reconnect without ?readonly=1, or with a consent that grants write access.",
-      });
-    }
-    if (principal.toolsets && !principal.toolsets.includes(tool.group.toolset)) {
-      throw new ApiError(
-        "forbidden",
-        `${tool.operationId} belongs to the toolset '${tool.group.toolset}', which this connection did not pick.`,
-        {
-          suggestion: `Reconnect with '${tool.group.toolset}' in ?toolsets= (or the X-MCP-Toolsets header); an OAuth connection must also be authorized again with '${tool.group.toolset}' checked on the consent page.`,
-        },
-      );
-    }
-    if (isPersonal(tool.access)) {
-      throw new ApiError(
-        "forbidden",
-        `${tool.operationId} can only be called by a signed-in user, not with an API key or an OAuth token.`,
-        {
-          suggestion: "Sign in to the dashboard and do this there (or through its same-origin API).",
-        },
-      );
-    }
-    throw new ApiError("forbidden", `This credential's role does not include ${tool.operationId}.`, {
-      suggestion: "Use a key whose role covers this operation, or ask an organization admin for one.",
-    });
-  }
+  if (!canCall(principal, tool)) throw refusal(principal, tool);
   const bucket = await platform.db.rateLimiter.take(
     `${principal.bucketKey}:${tool.cost}`,
     platform.config.rateLimits[tool.cost],
@@ -131,99 +95,197 @@ async function run(platform: Platform, tool: Tool, rawInput: unknown, call: Call
     });
   }
   const input = parseInput(tool.input, rawInput ?? {}) as Record<string, unknown>;
-  const now = Date.now();
-  let prepared: unknown;
-  const committed: (() => Promise<void>)[] = [];
-  const afterCommit = async () => {
-    for (const work of committed.splice(0)) {
-      await work().catch((error) =>
-        platform.log.error(`${tool.operationId} after-commit work failed`, error),
-      );
-    }
-  };
-  const context = (stores: Stores, access: Access): ToolContext<unknown> => ({
-    principal,
-    stores,
-    access,
-    platform,
-    requestId: call.requestId,
-    transport: call.transport,
-    now,
-    prepared,
-    afterCommit: (work) => void committed.push(work),
-  });
-  const scoped = async (stores: Stores) => {
-    const access = createAccess(principal, tool, stores);
-    const website = scopeValue(tool, input, "websiteId");
-    if (website !== undefined) await access.website(website);
-    const organization = scopeValue(tool, input, "organizationId");
-    if (organization !== undefined) await access.organization(organization);
-    return access;
-  };
+  const operation = new Operation(platform, tool, call, input);
+  return tool.annotations.readOnly ? operation.read() : operation.mutate();
+}
 
-  let resolved: Access["resolved"] = {};
-  let prepareContext: PrepareContext | undefined;
+/** Why `principal` may not call `tool` at all (the 403 of `canCall`), most specific reason first. */
+function refusal(principal: Principal, tool: Tool): ApiError {
+  if (isSignedOut(tool.access)) {
+    return new ApiError(
+      "forbidden",
+      `${tool.operationId} is only for signed-out visitors of the dashboard.`,
+      {
+        suggestion: "Create accounts on the dashboard's sign-up page, signed out.",
+      },
+    );
+  }
+  if (principal.readOnly && !tool.annotations.readOnly) {
+    return new ApiError("forbidden", `This connection is read-only; ${tool.operationId} changes data.`, {
+      suggestion: "Reconnect without ?readonly=1, or with a consent that grants write access.",
+    });
+  }
+  if (principal.toolsets && !principal.toolsets.includes(tool.group.toolset)) {
+    return new ApiError(
+      "forbidden",
+      `${tool.operationId} belongs to the toolset '${tool.group.toolset}', which this connection did not pick.`,
+      {
+        suggestion: `Reconnect with '${tool.group.toolset}' in ?toolsets= (or the X-MCP-Toolsets header); an OAuth connection must also be authorized again with '${tool.group.toolset}' checked on the consent page.`,
+      },
+    );
+  }
+  if (isPersonal(tool.access)) {
+    return new ApiError(
+      "forbidden",
+      `${tool.operationId} can only be called by a signed-in user, not with an API key or an OAuth token.`,
+      { suggestion: "Sign in to the dashboard and do this there (or through its same-origin API)." },
+    );
+  }
+  return new ApiError("forbidden", `This credential's role does not include ${tool.operationId}.`, {
+    suggestion: "Use a key whose role covers this operation, or ask an organization admin for one.",
+  });
+}
+
+/**
+ * One call past its capability, rate-limit and input checks: the tool's `prepare` (outside any unit of work),
+ * the scope check and handler in one unit of work, the output projection, the after-commit work. A class rather
+ * than closures built per call: the read path allocates this object and the handler's context, nothing else.
+ */
+class Operation {
+  readonly now = Date.now();
+  prepared: unknown;
+  prepareContext: PrepareContext | undefined;
+  resolved: Access["resolved"] = {};
+  /** Work to run once the unit of work committed (`ctx.afterCommit`); a retried unit of work starts over. */
+  committed: (() => Promise<void>)[] = [];
+
+  constructor(
+    readonly platform: Platform,
+    readonly tool: Tool,
+    readonly call: CallOptions,
+    readonly input: Record<string, unknown>,
+  ) {}
+
+  async read(): Promise<unknown> {
+    if (this.tool.prepare) await this.prepare();
+    const output = await this.platform.db.read((stores) => this.handle(stores));
+    const fitted = fitOutput(this.tool.output, output);
+    if (this.committed.length > 0) await this.afterCommit();
+    return fitted;
+  }
+
+  async mutate(): Promise<unknown> {
+    const { platform, tool, call, input } = this;
+    const idempotency =
+      tool.idempotency && typeof input.idempotencyKey === "string"
+        ? await claimIdempotency(platform, tool, input, call)
+        : undefined;
+    if (idempotency?.replay) return idempotency.response;
+    try {
+      if (tool.prepare) await this.prepare();
+      const result = await platform.db.transaction(async (stores) => {
+        this.committed.length = 0;
+        const access = await this.scoped(stores);
+        this.resolved = access.resolved;
+        const output = fitOutput(tool.output, await tool.handler(input, new Context(this, stores, access)));
+        await stores.audit.append(
+          auditEntry(tool, call, this.now, access.resolved, input, output, "success"),
+        );
+        if (idempotency) await stores.idempotency.complete(idempotency.key, output);
+        return output;
+      });
+      await this.afterCommit();
+      return result;
+    } catch (error) {
+      const failure = toApiError(error);
+      if (this.prepareContext && tool.abandon) {
+        await tool
+          .abandon(this.prepared, this.prepareContext)
+          .catch((cause) => platform.log.error(`${tool.operationId} abandon failed`, cause));
+      }
+      if (idempotency) await platform.db.transaction((stores) => stores.idempotency.release(idempotency.key));
+      if (this.resolved.organizationId) {
+        const entry = auditEntry(tool, call, this.now, this.resolved, input, undefined, failure.kind);
+        await platform.db.transaction((stores) => stores.audit.append(entry)).catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  /** The read path's unit of work: scope check (only when the input names a scope), then the handler. */
+  private handle(stores: Stores): Promise<unknown> {
+    const access = createAccess(this.call.principal, this.tool, stores);
+    const website = scopeValue(this.tool, this.input, "websiteId");
+    const organization = scopeValue(this.tool, this.input, "organizationId");
+    if (website === undefined && organization === undefined) {
+      return this.tool.handler(this.input, new Context(this, stores, access));
+    }
+    return checkScope(access, website, organization).then(() =>
+      this.tool.handler(this.input, new Context(this, stores, access)),
+    );
+  }
+
+  private async scoped(stores: Stores): Promise<Access> {
+    const access = createAccess(this.call.principal, this.tool, stores);
+    await checkScope(
+      access,
+      scopeValue(this.tool, this.input, "websiteId"),
+      scopeValue(this.tool, this.input, "organizationId"),
+    );
+    return access;
+  }
+
   // A tool's slow part (a build) runs with no unit of work open, after its own short scope check; the handler's
-  // unit of work below scope-checks again (the website may have gone meanwhile).
-  const prepare = async (): Promise<void> => {
-    if (!tool.prepare) return;
-    const access = await platform.db.read(scoped);
-    resolved = access.resolved;
+  // unit of work scope-checks again (the website may have gone meanwhile).
+  private async prepare(): Promise<void> {
+    const { platform, call } = this;
+    const access = await platform.db.read((stores) => this.scoped(stores));
+    this.resolved = access.resolved;
     const prepareWith: PrepareContext = {
-      principal,
+      principal: call.principal,
       platform,
       requestId: call.requestId,
       transport: call.transport,
-      now,
+      now: this.now,
       resolved: { ...access.resolved },
       read: (work) => platform.db.read(work),
     };
-    prepared = await tool.prepare(input, prepareWith);
-    prepareContext = prepareWith;
-  };
-
-  if (tool.annotations.readOnly) {
-    await prepare();
-    const output = await platform.db.read(async (stores) =>
-      tool.handler(input, context(stores, await scoped(stores))),
-    );
-    const parsed = fitOutput(tool.output, output);
-    await afterCommit();
-    return parsed;
+    this.prepared = await this.tool.prepare!(this.input, prepareWith);
+    this.prepareContext = prepareWith;
   }
 
-  const idempotency =
-    tool.idempotency && typeof input.idempotencyKey === "string"
-      ? await claimIdempotency(platform, tool, input, call)
-      : undefined;
-  if (idempotency?.replay) return idempotency.response;
-  try {
-    await prepare();
-    const result = await platform.db.transaction(async (stores) => {
-      committed.length = 0; // a retried unit of work starts over
-      const access = await scoped(stores);
-      resolved = access.resolved;
-      const output = fitOutput(tool.output, await tool.handler(input, context(stores, access)));
-      await stores.audit.append(auditEntry(tool, call, now, access.resolved, input, output, "success"));
-      if (idempotency) await stores.idempotency.complete(idempotency.key, output);
-      return output;
-    });
-    await afterCommit();
-    return result;
-  } catch (error) {
-    const failure = toApiError(error);
-    if (prepareContext && tool.abandon) {
-      await tool
-        .abandon(prepared, prepareContext)
-        .catch((cause) => platform.log.error(`${tool.operationId} abandon failed`, cause));
+  private async afterCommit(): Promise<void> {
+    for (const work of this.committed.splice(0)) {
+      await work().catch((error) =>
+        this.platform.log.error(`${this.tool.operationId} after-commit work failed`, error),
+      );
     }
-    if (idempotency) await platform.db.transaction((stores) => stores.idempotency.release(idempotency.key));
-    if (resolved.organizationId) {
-      const entry = auditEntry(tool, call, now, resolved, input, undefined, failure.kind);
-      await platform.db.transaction((stores) => stores.audit.append(entry)).catch(() => undefined);
-    }
-    throw error;
   }
+}
+
+/** What a handler receives: the operation's principal, time and prepared value, and its unit of work. */
+class Context implements ToolContext<unknown> {
+  readonly principal: Principal;
+  readonly platform: Platform;
+  readonly requestId: string;
+  readonly transport: Transport;
+  readonly now: number;
+  readonly prepared: unknown;
+  readonly #operation: Operation;
+
+  constructor(
+    operation: Operation,
+    readonly stores: Stores,
+    readonly access: Access,
+  ) {
+    this.principal = operation.call.principal;
+    this.platform = operation.platform;
+    this.requestId = operation.call.requestId;
+    this.transport = operation.call.transport;
+    this.now = operation.now;
+    this.prepared = operation.prepared;
+    this.#operation = operation;
+  }
+
+  afterCommit(work: () => Promise<void>): void {
+    this.#operation.committed.push(work);
+  }
+}
+
+/** The declared scope checks of a call: its website first, then its organization. */
+async function checkScope(access: Access, website?: string, organization?: string): Promise<void> {
+  if (website !== undefined) await access.website(website);
+  if (organization !== undefined) await access.organization(organization);
 }
 
 function auditEntry(

@@ -32,12 +32,12 @@ export class TextResponse extends Base {
 
   override text(): Promise<string> {
     const text = this.#take();
-    return text === undefined ? super.text() : Promise.resolve(text);
+    return text === undefined ? this._response.text() : Promise.resolve(text);
   }
 
   override json(): Promise<any> {
     const text = this.#take();
-    return text === undefined ? super.json() : new Promise((resolve) => resolve(JSON.parse(text)));
+    return text === undefined ? this._response.json() : new Promise((resolve) => resolve(JSON.parse(text)));
   }
 
   /** The text, once, while the native Response has not been built. */

@@ -11,6 +11,17 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
+/** The 200 JSON answer of an operation route, built with its request's `X-Request-Id`: one header object. */
+export function jsonWithRequestId(body: unknown, requestId: string): Response {
+  return new Response(JSON.stringify(body), {
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      "x-request-id": requestId,
+    },
+  });
+}
+
 /** Projects an ApiError as its status and the error body of the API contract (docs/api-contract.md). */
 export function errorResponse(error: ApiError, nameOperation?: (id: string) => string): Response {
   const body: ErrorBody = error.toBody(nameOperation);

@@ -1,4 +1,5 @@
 import { expect, it } from "vitest";
+import { ApiError } from "../../src/kernel/errors.ts";
 import { describeMatrix } from "../support/matrix.ts";
 
 describeMatrix("REST error bodies", (ctx) => {
@@ -140,6 +141,26 @@ describeMatrix("REST error bodies", (ctx) => {
     expect(new Set(ids).size).toBe(ids.length);
     const openapi = await ctx.fetch("/v1/openapi.json");
     expect(openapi.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  it("answers of every shape carry X-Request-Id: a plain value, an immutable Response, a thrown ApiError", async () => {
+    const tail = ctx.t.local.organization.id.slice(-6);
+    ctx.t.app.get(`/x-${tail}/plain`, () => ({ plain: true }));
+    ctx.t.app.get(`/x-${tail}/redirect`, () => Response.redirect("http://localhost/elsewhere", 302));
+    ctx.t.app.get(`/x-${tail}/throws`, () => {
+      throw new ApiError("conflict", "Thrown by a route.");
+    });
+    const plain = await ctx.fetch(`/x-${tail}/plain`);
+    expect(await plain.json()).toEqual({ plain: true });
+    const redirect = await ctx.fetch(`/x-${tail}/redirect`, { redirect: "manual" });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("location")).toBe("http://localhost/elsewhere");
+    const thrown = await ctx.fetch(`/x-${tail}/throws`);
+    expect(thrown.status).toBe(409);
+    expect(await thrown.json()).toEqual({ kind: "conflict", message: "Thrown by a route." });
+    const ids = [plain, redirect, thrown].map((r) => r.headers.get("x-request-id"));
+    for (const id of ids) expect(id).toMatch(/^req_[A-Za-z0-9_-]{21}$/);
+    expect(new Set(ids).size).toBe(3);
   });
 
   it("a path parameter repeated in the body with another value is refused", async () => {

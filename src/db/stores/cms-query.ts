@@ -69,14 +69,59 @@ const list = (values: unknown[]) =>
     sql`, `,
   );
 
-/** Runs one page of an item query; `load` reads the full records of the ids found. */
+/** A comparison of `col` (its indexed prefix `skey`, for text) with the operand. */
+function compare(col: SQL, skey: SQL | undefined, numeric: boolean, op: QueryOp, value: unknown): SQL {
+  const x = value as string | number;
+  const bound = (cmp: string) =>
+    !numeric && skey ? sql`${skey} ${sql.raw(cmp)} ${skeyOf(String(x))} AND ` : sql``;
+  switch (op) {
+    case "eq":
+      // A text shorter than the indexed prefix equals a value whose prefix it equals: the index alone answers.
+      if (!numeric && skey && String(x).length < SKEY_LENGTH) return sql`${skey} = ${String(x)}`;
+      return sql`${bound("=")}${col} = ${x}`;
+    case "ne":
+      return sql`(${col} IS NULL OR ${col} <> ${x})`;
+    case "lt":
+      return sql`${bound("<=")}${col} < ${x}`;
+    case "lte":
+      return sql`${bound("<=")}${col} <= ${x}`;
+    case "gt":
+      return sql`${bound(">=")}${col} > ${x}`;
+    case "gte":
+      return sql`${bound(">=")}${col} >= ${x}`;
+    case "in":
+      return sql`${col} IN (${list(value as unknown[])})`;
+    case "notIn":
+      return sql`(${col} IS NULL OR ${col} NOT IN (${list(value as unknown[])}))`;
+    case "isNull":
+      return value ? sql`${col} IS NULL` : sql`${col} IS NOT NULL`;
+    default:
+      throw new Error(`operator ${op} needs text`);
+  }
+}
+
+/** The index state an item query reads. */
+export const stateOf = (query: ItemQuery) => (query.status === "published" ? "p" : "d");
+
+/** The ids of the items whose value matches an `eq` condition on a value field (one index range). */
+export function equalityRows(query: ItemQuery, c: QueryCondition & { ref: { kind: "value" } }): SQL {
+  const col = sql.raw(c.ref.numeric ? "v.num" : "v.txt");
+  const match = compare(col, sql.raw("v.skey"), c.ref.numeric, "eq", c.value);
+  return sql`SELECT v.item_id FROM cms_item_values v WHERE v.collection_id = ${query.collectionId} AND v.state = ${stateOf(query)} AND v.field_key = ${c.ref.key} AND ${match}`;
+}
+
+/**
+ * Runs one page of an item query; `load` reads the full records of the ids found. The conditions in `sets`
+ * (equalities, see cms-query-sets.ts) are checked against their matches' ids gathered once, not probed per row.
+ */
 export async function queryItems(
   db: Db,
   dialect: Dialect,
   query: ItemQuery,
   load: (ids: string[]) => Promise<CmsItemRecord[]>,
+  sets?: ReadonlySet<QueryCondition>,
 ): Promise<ItemQueryPage> {
-  const { statement, numeric } = itemQueryStatement(dialect, query);
+  const { statement, numeric } = itemQueryStatement(dialect, query, sets);
   const rows = await rawRows<Record<string, unknown>>(db, dialect, statement);
   const keyRows = rows.map((row) =>
     numeric.map((isNumber, n) => {
@@ -99,43 +144,13 @@ export async function queryItems(
 export function itemQueryStatement(
   dialect: Dialect,
   query: ItemQuery,
+  sets: ReadonlySet<QueryCondition> = new Set(),
 ): { statement: SQL; numeric: boolean[] } {
   const isPg = dialect === "pg";
-  const state = query.status === "published" ? "p" : "d";
+  const state = stateOf(query);
   const contains = (haystack: SQL, needle: string) =>
     isPg ? sql`strpos(${haystack}, ${needle}) > 0` : sql`instr(${haystack}, ${needle}) > 0`;
   const bool = (value: boolean) => sql.raw(isPg ? String(value) : value ? "1" : "0");
-
-  /** A comparison of `col` (its indexed prefix `skey`, for text) with the operand. */
-  function compare(col: SQL, skey: SQL | undefined, numeric: boolean, op: QueryOp, value: unknown): SQL {
-    const x = value as string | number;
-    const bound = (cmp: string) =>
-      !numeric && skey ? sql`${skey} ${sql.raw(cmp)} ${skeyOf(String(x))} AND ` : sql``;
-    switch (op) {
-      case "eq":
-        // A text shorter than the indexed prefix equals a value whose prefix it equals: the index alone answers.
-        if (!numeric && skey && String(x).length < SKEY_LENGTH) return sql`${skey} = ${String(x)}`;
-        return sql`${bound("=")}${col} = ${x}`;
-      case "ne":
-        return sql`(${col} IS NULL OR ${col} <> ${x})`;
-      case "lt":
-        return sql`${bound("<=")}${col} < ${x}`;
-      case "lte":
-        return sql`${bound("<=")}${col} <= ${x}`;
-      case "gt":
-        return sql`${bound(">=")}${col} > ${x}`;
-      case "gte":
-        return sql`${bound(">=")}${col} >= ${x}`;
-      case "in":
-        return sql`${col} IN (${list(value as unknown[])})`;
-      case "notIn":
-        return sql`(${col} IS NULL OR ${col} NOT IN (${list(value as unknown[])}))`;
-      case "isNull":
-        return value ? sql`${col} IS NULL` : sql`${col} IS NOT NULL`;
-      default:
-        throw new Error(`operator ${op} needs text`);
-    }
-  }
 
   function condition(c: QueryCondition): SQL {
     if (c.ref.kind === "item") {
@@ -150,6 +165,13 @@ export function itemQueryStatement(
       return compare(col, undefined, column.numeric, c.op, c.value);
     }
     const ref = c.ref;
+    if (sets.has(c)) {
+      // Matches gathered once, then a lookup per walked row. PostgreSQL keeps an IN inside an OR as a hashed
+      // SubPlan (at the top level it would become a join the planner may reorder); SQLite builds an ephemeral
+      // index of the subquery, and the unary + keeps it from driving s0 through the primary key instead.
+      const matches = equalityRows(query, { ...c, ref });
+      return isPg ? sql`(${idExpr} IN (${matches}) OR ${idExpr} IS NULL)` : sql`+${idExpr} IN (${matches})`;
+    }
     const on = (alias: string): SQL => {
       const column = (name: string) => sql.raw(`${alias}.${name}`);
       if (c.op === "contains" && ref.multi) {

@@ -6,6 +6,7 @@ import { itemWrites } from "./cms-index-items.ts";
 import { indexWriter } from "./cms-index-writes.ts";
 import { itemOrder } from "./cms-order.ts";
 import { queryItems } from "./cms-query.ts";
+import { chooseSets } from "./cms-query-sets.ts";
 import type { CmsItemRecord } from "./cms-records.ts";
 import { once } from "./prepared.ts";
 
@@ -234,7 +235,8 @@ export function cmsStore(db: Db, t: Tables, dialect: Dialect): CmsStore {
       return rows.length > 0;
     },
     async queryItems(query) {
-      return queryItems(db, dialect, query, (ids) => this.getItems(ids));
+      const sets = await chooseSets(db, dialect, query);
+      return queryItems(db, dialect, query, (ids) => this.getItems(ids), sets);
     },
     async reindexCollection(collectionId) {
       await index.removeCollection(collectionId);
