@@ -8,6 +8,7 @@ import { buildSite, closeSandboxPool } from "../../src/framework/index.ts";
 import type { BuildResult } from "../../src/framework/types.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { type Listening, listen } from "../../src/server.ts";
+import { createCollector, type Hit } from "../../src/services/analytics/collector.ts";
 import { dialects } from "../support/databases.ts";
 import { publishBuild, rawRequest } from "../support/hosting.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
@@ -61,6 +62,19 @@ for (const dialect of dialects) {
         ),
       );
     };
+
+    /** A page view of `w` from Firefox at `ip`, now. */
+    const hitOf = (w: { id: string; host: string }, ip: string): Hit => ({
+      websiteId: w.id,
+      ts: Date.now(),
+      host: w.host,
+      name: "pageview",
+      pathname: "/",
+      search: "",
+      ip,
+      userAgent: FIREFOX,
+      referer: null,
+    });
 
     it("records page views with their dimensions and continues the visit", async () => {
       const w = await published();
@@ -152,19 +166,8 @@ for (const dialect of dialects) {
     it("keeps one salt a day and deletes the older ones", async () => {
       await t.platform.db.transaction((s) => s.analytics.salt("2000-01-01", "old"));
       const w = await published();
-      const { createCollector } = await import("../../src/services/analytics/collector.ts");
       const collector = createCollector(t.platform.db);
-      collector.record({
-        websiteId: w.id,
-        ts: Date.now(),
-        host: w.host,
-        name: "pageview",
-        pathname: "/",
-        search: "",
-        ip: "10.0.0.1",
-        userAgent: FIREFOX,
-        referer: null,
-      });
+      collector.record(hitOf(w, "10.0.0.1"));
       await collector.close();
       const today = new Date().toISOString().slice(0, 10);
       const [kept, gone] = await t.platform.db.read(async (s) => [
@@ -177,7 +180,6 @@ for (const dialect of dialects) {
     });
 
     it("counts and logs a batch its worker cannot write, and keeps taking hits", async () => {
-      const { createCollector } = await import("../../src/services/analytics/collector.ts");
       const w = await published();
       const errors: string[] = [];
       // A database path below a regular file: the worker cannot open it, so every batch fails.
@@ -188,17 +190,7 @@ for (const dialect of dialects) {
         flushIntervalMs: 60_000,
         log: { error: (message) => errors.push(message) },
       });
-      const hit = {
-        websiteId: w.id,
-        ts: Date.now(),
-        host: w.host,
-        name: "pageview",
-        pathname: "/",
-        search: "",
-        ip: "10.9.8.7",
-        userAgent: FIREFOX,
-        referer: null,
-      };
+      const hit = hitOf(w, "10.9.8.7");
       expect(collector.record({ ...hit })).toBe(true);
       await collector.flush();
       expect(collector.stats).toMatchObject({ accepted: 1, written: 0, dropped: 1 });
@@ -210,7 +202,6 @@ for (const dialect of dialects) {
     });
 
     it("drops hits beyond the buffer with a counter, and close writes what is queued", async () => {
-      const { createCollector } = await import("../../src/services/analytics/collector.ts");
       const w = await published();
       const collector = createCollector(t.platform.db, {
         maxBuffered: 3,
@@ -218,23 +209,42 @@ for (const dialect of dialects) {
         flushIntervalMs: 60_000,
         databaseUrl: t.databaseUrl,
       });
-      const hit = {
-        websiteId: w.id,
-        ts: Date.now(),
-        host: w.host,
-        name: "pageview",
-        pathname: "/",
-        search: "",
-        ip: "10.1.2.3",
-        userAgent: FIREFOX,
-        referer: null,
-      };
+      const hit = hitOf(w, "10.1.2.3");
       const accepted = [1, 2, 3, 4, 5].map(() => collector.record({ ...hit }));
       expect(accepted).toEqual([true, true, true, false, false]);
       expect(collector.stats).toMatchObject({ accepted: 3, dropped: 2 });
       await collector.close();
       expect(collector.stats.written).toBe(3);
       expect(await events(w.id)).toHaveLength(3);
+    });
+
+    it("hands batches to the writer thread intact: odd text, properties, engagement, several batches", async () => {
+      const w = await published();
+      const collector = createCollector(t.platform.db, {
+        batchSize: 2,
+        flushIntervalMs: 60_000,
+        databaseUrl: t.databaseUrl,
+      });
+      const base = hitOf(w, "10.4.5.6");
+      const odd = 'a"b\\c\n\u0000\t😀 日本';
+      collector.record({
+        ...base,
+        pathname: "/%C3%BC%00/",
+        search: "?utm_campaign=%E2%82%AC%00",
+        referer: `https://news.ycombinator.com/${odd}`,
+      });
+      collector.record({ ...base, ts: base.ts + 1, name: "Signup", props: { plan: odd, "ö key": "" } });
+      collector.record({ ...base, ts: base.ts + 2, name: "engagement", engagementMs: 1234 });
+      await collector.close();
+      expect(collector.stats).toMatchObject({ accepted: 3, written: 3, dropped: 0 });
+      const rows = await events(w.id);
+      expect(rows.map((r) => [r.name, r.path, r.source, r.utmCampaign, r.engagementMs, r.props])).toEqual([
+        ["pageview", "/ü/", "Hacker News", "€", 0, null],
+        // No NUL character is kept (PostgreSQL's text holds none: it would fail the whole batch).
+        ["Signup", "/", "Hacker News", "€", 0, { plan: odd.replace("\0", ""), "ö key": "" }],
+        ["engagement", "/", "Hacker News", "€", 1234, null],
+      ]);
+      expect(new Set(rows.map((r) => r.sessionId)).size).toBe(1);
     });
   });
 }

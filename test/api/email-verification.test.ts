@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { issueVerification, VERIFY_TTL_MS } from "../../src/accounts/email-verification.ts";
 import { sha256Hex } from "../../src/accounts/session.ts";
-import type { Platform, PlatformConfig } from "../../src/kernel/platform.ts";
+import type { Platform } from "../../src/kernel/platform.ts";
 import { AppClient, flashText } from "../support/app-client.ts";
 import { describeMatrix } from "../support/matrix.ts";
-import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
+import { useSmtpSink } from "../support/smtp-sink.ts";
 
 let counter = 0;
 const email = (label: string) => `${label}-${Date.now()}-${++counter}@corp.example`;
@@ -12,13 +12,8 @@ const PASSWORD = "correct horse battery";
 const BANNER = 'data-testid="verify-email-banner"';
 
 // Mail leaves through the platform's real SMTP transport (nodemailer) to a sink speaking SMTP on loopback.
-let sink: SmtpSink;
-const config: Partial<PlatformConfig> = {};
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  config.smtpUrl = sink.url;
-});
-afterAll(() => sink?.close());
+const sink = useSmtpSink();
+const { config } = sink;
 
 /** The app path and token of the newest mail to `to` carrying a link to `path`. */
 async function mailedLink(to: string, path: string, after = 0) {

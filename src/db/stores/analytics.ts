@@ -1,6 +1,8 @@
+import type BetterSqlite3 from "better-sqlite3";
 import { and, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db, Dialect, Tables } from "../types.ts";
 import { rawRows, rawRun } from "../types.ts";
+import { noteWrite } from "../write-generation.ts";
 import { type AnalyticsQueries, analyticsQueries } from "./analytics-queries.ts";
 import { rollupSql } from "./analytics-rollups.ts";
 
@@ -25,27 +27,46 @@ export type VisitorPosition = Pick<
 >;
 
 const ROLLUP_PROGRESS = "hourly";
-/** Rows per INSERT statement (they travel as one JSON parameter). */
+/** Rows per INSERT statement on PostgreSQL (they travel as one JSON parameter). */
 const INSERT_CHUNK = 5_000;
 
+type EventInserter = (rows: readonly AnalyticsEventRecord[]) => Promise<void>;
+
 /**
- * The statement that inserts events handed over as one JSON array of records (`json_each` on SQLite,
- * `jsonb_to_recordset` on PostgreSQL): one parameter instead of 20 per row, so a batch costs the database's JSON
- * parsing rather than building thousands of bound parameters.
+ * The raw-event insert of each dialect. SQLite: one prepared single-row INSERT, reused for every row (binding 20
+ * values natively costs about 8 µs a row with the table's four B-trees; extracting them from one JSON parameter
+ * with `json_each` cost 19). PostgreSQL: one `json_to_recordset` statement per 5,000 rows, a single parameter
+ * instead of 20 per row (`json`, not `jsonb`: the server parses it once, 3 µs a row less).
  */
-function insertFromJson(e: Tables["analyticsEvents"], dialect: Dialect) {
+function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): EventInserter {
   const columns = Object.entries(getTableColumns(e));
   const names = columns.map(([, c]) => `"${c.name}"`).join(", ");
-  const head = `insert into "analytics_events" (${names}) select `;
-  const from =
-    dialect === "pg"
-      ? `${columns.map(([key]) => `"${key}"`).join(", ")} from jsonb_to_recordset(`
-      : `${columns.map(([key]) => `value ->> '$.${key}'`).join(", ")} from json_each(`;
-  const close =
-    dialect === "pg"
-      ? `::jsonb) as r(${columns.map(([key, c]) => `"${key}" ${c.getSQLType()}`).join(", ")})`
-      : ")";
-  return (json: string) => sql`${sql.raw(head + from)}${json}${sql.raw(close)}`;
+  const head = `insert into "analytics_events" (${names}) `;
+  if (dialect === "pg") {
+    const select = `select ${columns.map(([key]) => `"${key}"`).join(", ")} from json_to_recordset(`;
+    const close = `::json) as r(${columns.map(([key, c]) => `"${key}" ${c.getSQLType()}`).join(", ")})`;
+    return async (rows) => {
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        const json = JSON.stringify(rows.slice(i, i + INSERT_CHUNK));
+        await rawRun(db, dialect, sql`${sql.raw(head + select)}${json}${sql.raw(close)}`);
+      }
+    };
+  }
+  const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
+  const insert = client.prepare(`${head}values (${columns.map(() => "?").join(", ")})`);
+  const keys = columns.map(([key]) => key as keyof AnalyticsEventRecord);
+  const values: unknown[] = new Array(keys.length);
+  return async (rows) => {
+    // Straight to the driver, past drizzle's logger: the write is counted for the caches here.
+    noteWrite("analytics_events");
+    for (const row of rows) {
+      for (let i = 0; i < keys.length; i++) {
+        const value = row[keys[i]!];
+        values[i] = value !== null && typeof value === "object" ? JSON.stringify(value) : value;
+      }
+      insert.run(values);
+    }
+  };
 }
 
 /** Analytics: raw events, rollups, salts and settings. */
@@ -81,14 +102,10 @@ export interface AnalyticsStore extends AnalyticsQueries {
 
 export function analyticsStore(db: Db, t: Tables, dialect: Dialect): AnalyticsStore {
   const e = t.analyticsEvents;
-  const insertJson = insertFromJson(e, dialect);
+  const insertEvents = eventInserter(db, e, dialect);
   return {
     ...analyticsQueries(db, t, dialect),
-    async insertEvents(rows) {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await rawRun(db, dialect, insertJson(JSON.stringify(rows.slice(i, i + INSERT_CHUNK))));
-      }
-    },
+    insertEvents,
     async recentPositions(websiteIds, visitorIds, since) {
       if (visitorIds.length === 0) return [];
       return db

@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database.ts";
+import { appendHit, HIT_FIELDS, hitsOf } from "./hit-batch.ts";
 import { createBatchWriter, type Hit } from "./writer.ts";
 import { threadWriter } from "./writer-thread.ts";
 
@@ -53,30 +54,41 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
   const maxBuffered = options.maxBuffered ?? 50_000;
   const batchSize = options.batchSize ?? 1_000;
   const stats: CollectorStats = { accepted: 0, written: 0, dropped: 0, excluded: 0 };
-  let buffer: Hit[] = [];
+  /** The queued hits' fields (`appendHit`): recording one allocates nothing of its own. */
+  let queue: unknown[] = [];
+  let queued = 0;
   let running: Promise<void> = Promise.resolve();
   let scheduled = false;
   const thread =
     options.databaseUrl && options.databaseUrl !== ":memory:"
       ? threadWriter(options.databaseUrl, options.geoip)
       : undefined;
-  const write = thread?.write ?? createBatchWriter(db, options.geoip);
+  const inline = thread ? undefined : createBatchWriter(db, options.geoip);
+  const write = (batch: unknown[]) => thread?.write(batch) ?? inline!(hitsOf(batch));
   /** Hits handed to the writer and not answered yet: they count against `maxBuffered` too. */
   let writing = 0;
+
+  /** The next batch: the whole queue when it fits (no copy), else its first `batchSize` hits. */
+  function take(): unknown[] {
+    const count = Math.min(queued, batchSize);
+    const batch = count === queued ? queue : queue.splice(0, count * HIT_FIELDS);
+    if (count === queued) queue = [];
+    queued -= count;
+    writing = count;
+    return batch;
+  }
 
   function flush(): Promise<void> {
     running = running.then(async () => {
       scheduled = false;
-      while (buffer.length > 0) {
-        const hits = buffer.slice(0, batchSize);
-        buffer = buffer.slice(hits.length);
-        writing = hits.length;
+      while (queued > 0) {
+        const batch = take();
         try {
-          const done = await write(hits);
+          const done = await write(batch);
           stats.written += done.written;
           stats.excluded += done.excluded;
         } catch (error) {
-          stats.dropped += hits.length;
+          stats.dropped += writing;
           options.log?.error("analytics: writing a batch failed", error);
         } finally {
           writing = 0;
@@ -87,7 +99,7 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
   }
 
   const timer = setInterval(() => {
-    if (buffer.length > 0) void flush();
+    if (queued > 0) void flush();
   }, options.flushIntervalMs ?? 1_000);
   timer.unref();
 
@@ -100,13 +112,14 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
       return !headers.get("cookie")?.includes(`${IGNORE_COOKIE}=1`);
     },
     record(hit) {
-      if (buffer.length + writing >= maxBuffered) {
+      if (queued + writing >= maxBuffered) {
         stats.dropped++;
         return false;
       }
-      buffer.push(hit);
+      appendHit(queue, hit);
+      queued++;
       stats.accepted++;
-      if (buffer.length >= batchSize && !scheduled) {
+      if (queued >= batchSize && !scheduled) {
         scheduled = true;
         setImmediate(() => void flush());
       }

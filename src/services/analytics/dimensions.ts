@@ -61,7 +61,13 @@ export interface Utm {
   utmContent: string;
 }
 
-const clip = (value: string | null, max = 200) => (value ?? "").trim().slice(0, max);
+/**
+ * Text as stored, without NUL characters: PostgreSQL's text holds none (one would fail its whole batch), so neither
+ * database keeps them.
+ */
+export const noNul = (text: string) => (text.includes("\0") ? text.replaceAll("\0", "") : text);
+
+const clip = (value: string | null, max = 200) => noNul((value ?? "").trim().slice(0, max));
 
 /** The UTM parameters of a query string (`?…`), each at most 200 characters. */
 export function utmOf(search: string): Utm {
@@ -113,5 +119,5 @@ export function pathOf(pathname: string): string {
   } catch {
     // A malformed escape stays as it was sent.
   }
-  return (path || "/").slice(0, 500);
+  return noNul(path).slice(0, 500) || "/";
 }

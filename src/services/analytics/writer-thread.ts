@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import type { BatchResult, BatchWriter } from "./writer.ts";
+import type { BatchResult } from "./writer.ts";
 
 /** The worker entry: next to this file in the sources, or `analytics-writer.js` next to a bundled build. */
 function workerUrl(): URL {
@@ -20,15 +20,16 @@ interface Pending {
 type Reply = { id: number; error?: string; closed?: true } & Partial<BatchResult>;
 
 /**
- * Batches written on a worker thread that opens its own connection to the database at `url` (a SQLite file in WAL
- * mode, or a PostgreSQL pool): parsing, hashing and inserting never run on the serving thread. The worker starts
- * with the first batch and holds the process open only while a batch is under way; one that fails (or stops)
- * rejects the batches it held, and the next batch starts a new one. `close` closes its connection and stops it.
+ * Batches (`appendHit`'s fields, sent as one JSON string) written on a worker thread that opens its own connection
+ * to the database at `url` (a SQLite file in WAL mode, or a PostgreSQL pool): parsing, hashing and inserting never
+ * run on the serving thread. The worker starts with the writer and holds the process open only while a batch is
+ * under way; one that fails (or stops) rejects the batches it held, and the next batch starts a new one. `close`
+ * closes its connection and stops it.
  */
 export function threadWriter(
   url: string,
   geoip?: Uint8Array,
-): { write: BatchWriter; close(): Promise<void> } {
+): { write(batch: readonly unknown[]): Promise<BatchResult>; close(): Promise<void> } {
   let worker: Worker | undefined;
   const pending = new Map<number, Pending>();
   let ids = 0;
@@ -70,8 +71,13 @@ export function threadWriter(
     return reply;
   }
 
+  // Started at once (loading and opening its connection takes seconds on a loaded machine: hits meanwhile would
+  // only queue), without holding the process open.
+  worker = spawn();
+  worker.unref();
+
   return {
-    write: (hits) => post({ hits }),
+    write: (batch) => post({ batch: JSON.stringify(batch) }),
     async close() {
       const running = worker;
       if (!running) return;

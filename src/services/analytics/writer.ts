@@ -4,7 +4,7 @@ import type { AnalyticsEventRecord, VisitorPosition } from "../../db/stores/anal
 import { ENGAGEMENT, PAGEVIEW } from "../../db/stores/analytics-sql.ts";
 import { WeightedLru } from "../../hosting/lru.ts";
 import { newId } from "../../kernel/ids.ts";
-import { type Client, clientOf, DIRECT, pathOf, sourceOf, utmOf } from "./dimensions.ts";
+import { type Client, clientOf, DIRECT, noNul, pathOf, sourceOf, utmOf } from "./dimensions.ts";
 import { countryLookup } from "./geoip.ts";
 import { ipMatcher } from "./settings.ts";
 
@@ -29,6 +29,12 @@ export const VISIT_TIMEOUT_MS = 30 * 60 * 1000;
 const SETTINGS_TTL_MS = 30_000;
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** A custom event's properties as stored (null for none). */
+const propsOf = (props: Record<string, string> | null | undefined) =>
+  props && Object.keys(props).length > 0
+    ? Object.fromEntries(Object.entries(props).map(([key, value]) => [noNul(key), noNul(value)]))
+    : null;
 
 /** What writing one batch did: rows written, hits left out (bots, excluded addresses). */
 export interface BatchResult {
@@ -136,7 +142,7 @@ export function createBatchWriter(db: Database, geoip?: Uint8Array): BatchWriter
         id: newId(),
         websiteId: hit.websiteId,
         ts: hit.ts,
-        name: hit.name,
+        name: noNul(hit.name),
         path: pathOf(hit.pathname),
         visitorId,
         sessionId: visit.sessionId,
@@ -146,7 +152,7 @@ export function createBatchWriter(db: Database, geoip?: Uint8Array): BatchWriter
         ...client,
         country: countryOf?.(hit.ip)?.toUpperCase().slice(0, 2) ?? "",
         engagementMs: hit.name === ENGAGEMENT ? Math.max(0, Math.min(hit.engagementMs ?? 0, 86_400_000)) : 0,
-        props: hit.props && Object.keys(hit.props).length > 0 ? hit.props : null,
+        props: propsOf(hit.props),
       });
     }
     await db.transaction((s) => s.analytics.insertEvents(rows));
