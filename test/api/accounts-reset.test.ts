@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { sha256Hex } from "../../src/accounts/session.ts";
-import type { PlatformConfig } from "../../src/kernel/platform.ts";
 import { AppClient, flashText } from "../support/app-client.ts";
 import { describeMatrix } from "../support/matrix.ts";
-import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
+import { useSmtpSink } from "../support/smtp-sink.ts";
 
 let counter = 0;
 const email = (label: string) => `${label}-${Date.now()}-${++counter}@example.test`;
@@ -11,13 +10,8 @@ const PASSWORD = "correct horse battery";
 const NEW_PASSWORD = "a brand new passphrase";
 
 // Mail leaves through the platform's real SMTP transport (nodemailer) to a sink speaking SMTP on loopback.
-let sink: SmtpSink;
-const config: Partial<PlatformConfig> = {};
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  config.smtpUrl = sink.url;
-});
-afterAll(() => sink?.close());
+const sink = useSmtpSink();
+const { config } = sink;
 
 describeMatrix(
   "accounts: password reset by email",

@@ -16,18 +16,14 @@ import { freePort } from "../support/dashboard.ts";
 import { dialects } from "../support/databases.ts";
 import { publishBuild } from "../support/hosting.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
+import { useSmtpSink } from "../support/smtp-sink.ts";
 
-let sink: SmtpSink;
+const sink = useSmtpSink();
 let starter: BuildResult;
 beforeAll(async () => {
-  sink = await startSmtpSink();
   starter = await buildSite({ files: starterFiles("Queued"), organizationId: "org_test", mode: "publish" });
 }, 120_000);
-afterAll(async () => {
-  await sink?.close();
-  await closeSandboxPool();
-});
+afterAll(() => closeSandboxPool());
 
 it("retries with a doubling wait and gives up after MAX_ATTEMPTS tries", () => {
   expect([1, 2, 3].map(retryDelay)).toEqual([FIRST_RETRY_MS, 2 * FIRST_RETRY_MS, 4 * FIRST_RETRY_MS]);

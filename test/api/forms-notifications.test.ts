@@ -2,24 +2,18 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildSite, closeSandboxPool, starterFiles } from "../../src/framework/index.ts";
 import type { BuildResult } from "../../src/framework/types.ts";
 import { newId } from "../../src/kernel/ids.ts";
-import type { PlatformConfig } from "../../src/kernel/platform.ts";
 import { publishBuild, rawRequest } from "../support/hosting.ts";
 import { describeMatrix } from "../support/matrix.ts";
-import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
+import { useSmtpSink } from "../support/smtp-sink.ts";
 
 // Mail leaves through the platform's real SMTP transport to a sink speaking SMTP on loopback.
-let sink: SmtpSink;
-const config: Partial<PlatformConfig> = {};
+const sink = useSmtpSink();
+const { config } = sink;
 let starter: BuildResult;
 beforeAll(async () => {
-  sink = await startSmtpSink();
-  config.smtpUrl = sink.url;
   starter = await buildSite({ files: starterFiles("Notified"), organizationId: "org_test", mode: "publish" });
 }, 120_000);
-afterAll(async () => {
-  await sink?.close();
-  await closeSandboxPool();
-});
+afterAll(() => closeSandboxPool());
 
 describeMatrix(
   "form notification recipients",

@@ -1,18 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { newId } from "../../src/kernel/ids.ts";
 import { enqueueMail, kickMailQueue, mailQueueIdle } from "../../src/mail/queue.ts";
 import { closePlatform } from "../../src/platform.ts";
 import { dialects } from "../support/databases.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
-import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
+import { useSmtpSink } from "../support/smtp-sink.ts";
 
 // Closing a platform while its mail queue hands a message to SMTP: the delivery is marked before the database
 // closes, and nothing is logged as an error.
-let sink: SmtpSink;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-});
-afterAll(() => sink?.close());
+const sink = useSmtpSink();
 
 /** Lets pending callbacks and I/O run, without waiting for any duration. */
 const turns = async (n: number) => {

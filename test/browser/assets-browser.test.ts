@@ -1,23 +1,15 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Listening } from "../../src/server.ts";
+import { describe, expect, it } from "vitest";
 import { hasChromium, launchChromium } from "../support/browser.ts";
-import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
+import { useServedPlatform } from "../support/dashboard.ts";
 import { publishFiles, rawRequest } from "../support/hosting.ts";
-import type { TestPlatform } from "../support/platform.ts";
 
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
 describe.skipIf(!hasChromium)("assets in headless Chromium", () => {
-  let served: ServedPlatform;
-  let t: TestPlatform;
-  let server: Listening;
-  beforeAll(async () => {
-    served = await servePlatform();
-    ({ t, server } = served);
-  });
-  afterAll(() => served?.close());
+  const served = useServedPlatform();
 
   const upload = async (websiteId: string, bytes: Buffer, query: string) => {
+    const { t, server } = served;
     const response = await fetch(`${server.url}/v1/websites/${websiteId}/assets${query}`, {
       method: "POST",
       headers: {
@@ -31,6 +23,7 @@ describe.skipIf(!hasChromium)("assets in headless Chromium", () => {
   };
 
   it("renders a page whose Image picks a resized WebP variant from srcset, and keeps an SVG's script inert", async () => {
+    const { t, server } = served;
     const website = await t.createWebsite("Browser Assets Site");
     const photo = await sharp({ create: { width: 1600, height: 900, channels: 3, background: "#228844" } })
       .jpeg()

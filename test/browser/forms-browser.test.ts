@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Listening } from "../../src/server.ts";
+import { describe, expect, it } from "vitest";
 import { hasChromium, launchChromium } from "../support/browser.ts";
-import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
-import type { TestPlatform } from "../support/platform.ts";
+import { useServedPlatform } from "../support/dashboard.ts";
 
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
 describe.skipIf(!hasChromium)("hosted forms in headless Chromium", () => {
-  let served: ServedPlatform;
-  let t: TestPlatform;
-  let server: Listening;
-  beforeAll(async () => {
-    served = await servePlatform();
-    ({ t, server } = served);
-  });
-  afterAll(() => served?.close());
+  const served = useServedPlatform();
 
   it("a visitor fills the starter's contact form, is redirected to the thank-you page, and the submission is new", async () => {
+    const { t, server } = served;
     const website = await t.createWebsite("Browser Form Site");
     const published = await fetch(`${server.url}/v1/websiteSourceCode/head/publish`, {
       method: "POST",

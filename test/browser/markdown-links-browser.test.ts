@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Listening } from "../../src/server.ts";
+import { describe, expect, it } from "vitest";
 import { hasChromium, launchChromium } from "../support/browser.ts";
-import { type ServedPlatform, servePlatform } from "../support/dashboard.ts";
-import type { TestPlatform } from "../support/platform.ts";
+import { useServedPlatform } from "../support/dashboard.ts";
 
 /** Script URLs spelled the ways browsers still read as javascript: (and two other script-capable schemes). */
 const ATTACKS = [
@@ -27,16 +25,10 @@ const MARKDOWN = [
 
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
 describe.skipIf(!hasChromium)("Markdown links in headless Chromium", () => {
-  let served: ServedPlatform;
-  let t: TestPlatform;
-  let server: Listening;
-  beforeAll(async () => {
-    served = await servePlatform();
-    ({ t, server } = served);
-  });
-  afterAll(() => served?.close());
+  const served = useServedPlatform();
 
   it("publishes richText and a .md page with script URLs, and nothing runs: only safe hrefs are kept", async () => {
+    const { t, server } = served;
     const website = await t.createWebsite("Link Safety");
     const blog = await t.call("cms.collections.create", {
       websiteId: website.id,

@@ -33,6 +33,8 @@ for (const dialect of dialects) {
       { zone: "Europe/Berlin", from, to },
       { zone: "America/New_York", from: "2026-10-26", to: "2026-11-02" },
       { zone: "Asia/Kolkata", from: "2026-10-24", to: "2026-10-30" },
+      // London leaves daylight saving on the 25th: from then on its local days are UTC days (daily rows).
+      { zone: "Europe/London", from: "2026-10-24", to: "2026-11-02" },
       { zone: "UTC", from, to },
     ];
 
@@ -48,12 +50,14 @@ for (const dialect of dialects) {
         interval: "monthly",
       });
       await completeCheckoutSession(t.platform.db, organizationId, paymentUrl!.split("/").pop()!);
-      // Visits spread over the three days and their hours: 1 to 4 page views each, some with a custom event.
+      // Visits spread over the days and their hours 0 to 17 (UTC; not 18, which holds midnight in Asia/Kolkata), each
+      // within one hour: 1 to 4 page views, some with a custom event. New York's local days and weeks start at 04:00
+      // or 05:00 UTC, so a series counting a UTC day's row in one local day would show.
       let n = 0;
       for (let day = 0; day < DAYS; day++) {
         for (let visitor = 0; visitor < 40; visitor++) {
           n++;
-          const start = firstDay + day * DAY + ((visitor * 7919) % (DAY - 3 * 3_600_000));
+          const start = firstDay + day * DAY + ((visitor * 5) % 18) * 3_600_000 + visitor * 7919;
           const base: Omit<Hit, "ts" | "pathname"> = {
             websiteId,
             host,
@@ -96,6 +100,7 @@ for (const dialect of dialects) {
         aggregate: (await t.call("analytics.aggregate", { ...period, compare: false })).metrics,
         series: (await t.call("analytics.timeseries", { ...period, interval: "day" })).items,
         weeks: (await t.call("analytics.timeseries", { ...period, interval: "week" })).items,
+        months: (await t.call("analytics.timeseries", { ...period, interval: "month" })).items,
         sources: await breakdown("source"),
         pages: await breakdown("page"),
         entries: await breakdown("entry_page"),
@@ -118,7 +123,7 @@ for (const dialect of dialects) {
       }
       return all;
     };
-    const totals = (rollups: { from: number; to: number; days?: { from: number; to: number } }) =>
+    const totals = (rollups: { from: number; to: number; days?: { from: number; to: number }[] }) =>
       t.platform.db.read((s) =>
         s.analytics.series({ raw: [], rollups: { websiteId, ...rollups } }, [{ from: 0, offset: 0 }], 1e15),
       );
@@ -148,12 +153,14 @@ for (const dialect of dialects) {
       const range = { from: firstDay, to: firstDay + DAYS * DAY };
       const expected = { visitors: 40 * DAYS, pageviews: 100 * DAYS, events: 7 * DAYS };
       expect((await totals(range))[0]).toMatchObject(expected);
-      expect((await totals({ ...range, days: range }))[0]).toMatchObject(expected);
-      // Two days from daily rows and the hours around them from hourly rows add up like hours alone.
-      const mixed = { from: firstDay + 5 * 3_600_000, to: firstDay + 3 * DAY + 7 * 3_600_000 };
-      expect(await totals({ ...mixed, days: { from: firstDay + DAY, to: firstDay + 3 * DAY } })).toEqual(
-        await totals(mixed),
-      );
+      expect((await totals({ ...range, days: [range] }))[0]).toMatchObject(expected);
+      // Days from daily rows and the hours between and around them from hourly rows add up like hours alone.
+      const mixed = { from: firstDay + 5 * 3_600_000, to: firstDay + 6 * DAY + 7 * 3_600_000 };
+      const days = [
+        { from: firstDay + DAY, to: firstDay + 3 * DAY },
+        { from: firstDay + 4 * DAY, to: firstDay + 5 * DAY },
+      ];
+      expect(await totals({ ...mixed, days })).toEqual(await totals(mixed));
       expect(await reports()).toEqual(raw);
 
       // Thirteen months on, the raw events are gone and the rollups still answer.
@@ -169,7 +176,7 @@ for (const dialect of dialects) {
       const after = await reports();
       const fractional = (r: Record<string, unknown>) => r.zone === "Asia/Kolkata";
       expect(after.filter((r) => !fractional(r))).toEqual(raw.filter((r) => !fractional(r)));
-      const { series: _s, weeks: _w, google: _g, ...kept } = raw.find(fractional)!;
+      const { series: _s, weeks: _w, months: _m, google: _g, ...kept } = raw.find(fractional)!;
       expect(after.find(fractional)).toMatchObject(kept);
     }, 300_000);
   });

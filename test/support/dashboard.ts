@@ -67,6 +67,19 @@ export async function servePlatform(
   };
 }
 
+/**
+ * Registers, in the enclosing `describe`, `servePlatform(config, dialect)` before all its tests and its close after
+ * them; the object returned is filled in before the tests run.
+ */
+export function useServedPlatform(config: Partial<PlatformConfig> = {}, dialect?: Dialect): ServedPlatform {
+  const served = {} as ServedPlatform;
+  beforeAll(async () => {
+    Object.assign(served, await servePlatform(config, dialect));
+  });
+  afterAll(() => served.close?.());
+  return served;
+}
+
 /** Starts `servePlatform(config, dialect)` and Chromium. */
 export async function startDashboard(
   config: Partial<PlatformConfig> = {},

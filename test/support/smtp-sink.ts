@@ -1,5 +1,7 @@
 // A minimal SMTP server for tests (RFC 5321 subset): the platform's real nodemailer transport delivers to it.
 import { createServer, type Socket } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import type { PlatformConfig } from "../../src/kernel/platform.ts";
 
 export interface SunkMessage {
   from: string;
@@ -152,5 +154,35 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * Registers, in the enclosing scope, a sink started before all its tests and closed after them. The sink it returns
+ * can be used from the tests on; its `config` (filled in at start) points a platform's mail at it.
+ */
+export function useSmtpSink(): SmtpSink & { config: Partial<PlatformConfig> } {
+  let started: SmtpSink | undefined;
+  const config: Partial<PlatformConfig> = {};
+  beforeAll(async () => {
+    started = await startSmtpSink();
+    config.smtpUrl = started.url;
+  });
+  afterAll(() => started?.close());
+  const live = () => {
+    if (!started) throw new Error("the SMTP sink starts before the tests");
+    return started;
+  };
+  return {
+    config,
+    get url() {
+      return live().url;
+    },
+    get messages() {
+      return live().messages;
+    },
+    waitFor: (match, timeoutMs) => live().waitFor(match, timeoutMs),
+    hold: () => live().hold(),
+    close: () => live().close(),
   };
 }

@@ -30,7 +30,7 @@ export interface MetricRow {
 /**
  * Where a report reads from: raw events of `raw` scopes (each a time range with the report's filters), plus the
  * rollups of [rollups.from, rollups.to) when the report has no filters: the daily rollups for the whole UTC days
- * of `rollups.days` (within that range), the hourly ones for the rest.
+ * of the ranges `rollups.days` (within that range, in order, disjoint), the hourly ones for the rest.
  */
 export interface ReportSource {
   raw: readonly Scope[];
@@ -38,7 +38,7 @@ export interface ReportSource {
     websiteId: string;
     from: number;
     to: number;
-    days?: { from: number; to: number };
+    days?: readonly { from: number; to: number }[];
     /** The rows of one dimension value instead of the totals (a series or total filtered by `dimension==value`). */
     only?: { dimension: Dimension; value: string };
   };
@@ -104,13 +104,15 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
     const all = source.raw.filter((scope) => scope.to > scope.from).map(raw);
     const r = source.rollups;
     if (r && rolled && r.to > r.from) {
-      const days = r.days && r.days.to > r.days.from ? r.days : { from: r.to, to: r.to };
-      const ranges = [
-        { from: r.from, to: days.from },
-        { ...days, daily: true },
-        { from: days.to, to: r.to },
-      ].filter((range) => range.to > range.from);
-      for (const range of ranges)
+      // Hourly rows between and around the daily ranges.
+      const ranges: { from: number; to: number; daily?: boolean }[] = [];
+      let at = r.from;
+      for (const days of r.days ?? []) {
+        ranges.push({ from: at, to: days.from }, { ...days, daily: true });
+        at = days.to;
+      }
+      ranges.push({ from: at, to: r.to });
+      for (const range of ranges.filter((range) => range.to > range.from))
         all.push(metricsOfRollups(r.websiteId, rolled.dimension, range, rolled.value, r.only?.value));
     }
     if (all.length === 0)

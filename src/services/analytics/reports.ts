@@ -111,7 +111,8 @@ export function previousPeriod(period: Period): Period {
 
 /**
  * Where a report over [start, end) reads: the rollups for the whole hours they cover (reports without filters;
- * daily rollups for the whole UTC days among them, except in a time series), raw events for the rest; so do
+ * daily rollups for the whole UTC days among them, except in a time series, which picks its days: seriesOf), raw
+ * events for the rest; so do
  * totals and series filtered by one `dimension==value` of a rolled filter dimension, from that value's rows (not
  * with `byValue`: a breakdown groups by another dimension). Other filtered reports and event properties read raw
  * events only (rollups keep each dimension alone); `rawFrom` is then set when rollups hold traffic of the period from before the oldest raw event
@@ -147,7 +148,7 @@ export async function sourceOf(
   if (to <= from || (to - from < ROLLUPS_FROM_MS && ((await oldest()) ?? range.end) <= range.start)) {
     return { raw: [scope(range.start, range.end)] };
   }
-  // Totals and breakdowns read daily rollups for the whole UTC days inside; a time series' local buckets need hours.
+  // Totals and breakdowns read daily rollups for the whole UTC days inside; a time series picks the days that fit its buckets.
   const days = { from: Math.ceil(from / DAY) * DAY, to: Math.floor(to / DAY) * DAY };
   return {
     raw: [scope(range.start, from), scope(to, range.end)],
@@ -155,7 +156,7 @@ export async function sourceOf(
       websiteId,
       from,
       to,
-      ...(how.bucketsIn || days.to <= days.from ? {} : { days }),
+      ...(how.bucketsIn || days.to <= days.from ? {} : { days: [days] }),
       ...(only ? { only } : {}),
     },
   };

@@ -32,6 +32,31 @@ const hourLabel = (zone: string, at: number) =>
 const firstDayOf = (label: string) => (label.length === 7 ? `${label}-01` : label);
 
 /**
+ * The source with the daily rollups of the whole UTC days whose hours all fall in one bucket (a day's row is the sum
+ * of its hours, so the bucket gets the same figures from 1 row instead of 24); hours for the other days. A local day
+ * holds a whole UTC day only where the offset is 0; weeks and months hold most of them in any zone.
+ */
+export function withDailyRows(
+  source: ReportSource,
+  interval: Interval,
+  offsets: readonly { from: number; offset: number }[],
+): ReportSource {
+  const r = source.rollups;
+  if (!r || interval === "hour") return source;
+  const offsetAt = (at: number) =>
+    offsets.findLast((change) => change.from <= at)?.offset ?? offsets[0]!.offset;
+  const bucket = (at: number) => dayBucket(new Date(at + offsetAt(at)).toISOString().slice(0, 10), interval);
+  const days: { from: number; to: number }[] = [];
+  for (let day = Math.ceil(r.from / DAY) * DAY; day + DAY <= r.to; day += DAY) {
+    if (bucket(day) !== bucket(day + DAY - 1)) continue;
+    const last = days.at(-1);
+    if (last?.to === day) last.to = day + DAY;
+    else days.push({ from: day, to: day + DAY });
+  }
+  return { ...source, rollups: { ...r, days } };
+}
+
+/**
  * One item per bucket of the period, oldest first, each with its label and the instant it starts. Hours are the
  * local hours that happen: 23 on the day daylight saving starts, 25 on the day it ends (the repeated hour twice,
  * told apart by `start`). The database groups by local hour or day; weeks and months add up their days (visitor ids
@@ -57,7 +82,12 @@ export async function seriesOf(
   const zone = period.timeZone;
   const hourly = interval === "hour";
   const offsets = offsetsOver(zone, period.start, period.end);
-  const rows = await stores.analytics.series(source, offsets, hourly ? HOUR : DAY, hourly);
+  const rows = await stores.analytics.series(
+    withDailyRows(source, interval, offsets),
+    offsets,
+    hourly ? HOUR : DAY,
+    hourly,
+  );
   const buckets = new Map<string, MetricRow>();
   for (const row of rows) {
     const key = hourly
