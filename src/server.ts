@@ -16,7 +16,7 @@ import { registerHealthRoutes } from "./observability/health.ts";
 import { registerMetricsRoute } from "./observability/metrics-route.ts";
 import { observeRequest } from "./observability/requests.ts";
 import { errorResponse } from "./rest/http.ts";
-import { clientIp, requestIdOf, stampRequestId } from "./rest/request-meta.ts";
+import { answersWithRequestId, clientIp, requestIdOf, stampRequestId } from "./rest/request-meta.ts";
 import { registerRestRoutes } from "./rest/routes.ts";
 import { version } from "./version.ts";
 
@@ -27,8 +27,8 @@ import { version } from "./version.ts";
  */
 export function createApp(platform: Platform, options: { hosting?: HostingOptions } = {}): H3 {
   const hosting = createHosting(platform, options.hosting);
-  // Every response carries X-Request-Id: answers the middleware below lets through get it there (operation routes
-  // build theirs with it), error answers here.
+  // Every response carries X-Request-Id: operation routes build their answers with it, the middleware below gives
+  // it to other routes' answers, onError to error answers.
   const app = new H3({
     onError(error, event) {
       const status = (error as { status?: number }).status;
@@ -81,9 +81,11 @@ function apiHosts(platform: Platform): Set<string> {
 
 /**
  * What a route answered, with its X-Request-Id. An ApiError a route lets out (a refused request body, for one) is
- * a deliberate answer: its status and body. Anything else thrown goes on to `onError`.
+ * a deliberate answer: its status and body. Anything else thrown goes on to `onError`. Operation routes answer
+ * everything themselves, with the id: their answers pass as they are.
  */
 function answering(event: H3Event, next: () => unknown): unknown {
+  if (answersWithRequestId(event)) return next();
   let result: unknown;
   try {
     result = next();

@@ -2,7 +2,6 @@ import { ApiError, type ErrorBody } from "../kernel/errors.ts";
 import { checkJsonShape } from "../kernel/json-depth.ts";
 import type { JsonSchema } from "../kernel/json-schema.ts";
 import { type BodyLimit, readBodyText } from "./body.ts";
-import { withRequestId } from "./request-meta.ts";
 
 /** A JSON response with the API's headers. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -12,20 +11,15 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/**
- * The 200 JSON answer of an operation route, built with its request's `X-Request-Id` (the app's middleware then
- * leaves it as it is): one header object, no header set on the built response.
- */
+/** The 200 JSON answer of an operation route, built with its request's `X-Request-Id`: one header object. */
 export function jsonWithRequestId(body: unknown, requestId: string): Response {
-  return withRequestId(
-    new Response(JSON.stringify(body), {
-      headers: {
-        "content-type": "application/json; charset=utf-8",
-        "cache-control": "no-store",
-        "x-request-id": requestId,
-      },
-    }),
-  );
+  return new Response(JSON.stringify(body), {
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      "x-request-id": requestId,
+    },
+  });
 }
 
 /** Projects an ApiError as its status and the error body of the API contract (docs/api-contract.md). */

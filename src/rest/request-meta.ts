@@ -12,21 +12,19 @@ export function requestIdOf(event: H3Event): string {
   return context.requestId;
 }
 
-/** Responses built with their request's `X-Request-Id` already (`withRequestId`): `stampRequestId` leaves them be. */
-const carryingId = new WeakSet<Response>();
+/** Route meta of routes that build every answer with its `X-Request-Id`: the app's middleware leaves those be. */
+export const OWN_REQUEST_ID = Object.freeze({ ownRequestId: true });
 
-/** Notes that `response` already carries the request's `X-Request-Id` (set where it was built). */
-export function withRequestId(response: Response): Response {
-  carryingId.add(response);
-  return response;
+/** Whether the route `event` matched builds its answers with their `X-Request-Id` (`OWN_REQUEST_ID`). */
+export function answersWithRequestId(event: H3Event): boolean {
+  return event.context.matchedRoute?.meta?.ownRequestId === true;
 }
 
 /**
- * Gives a response of `event` its `X-Request-Id` (every response has one) unless it was built with it. A response
- * whose headers are immutable (`Response.redirect`, a fetched one) is copied with the header added.
+ * Gives a response of `event` its `X-Request-Id` (every response has one). A response whose headers are immutable
+ * (`Response.redirect`, a fetched one) is copied with the header added.
  */
 export function stampRequestId(event: H3Event, response: Response): Response {
-  if (carryingId.has(response)) return response;
   const id = requestIdOf(event);
   try {
     response.headers.set("X-Request-Id", id);

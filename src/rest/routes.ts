@@ -12,7 +12,7 @@ import { bodyLimit } from "./body.ts";
 import { isJson, readFileInput } from "./file-input.ts";
 import { errorResponse, jsonWithRequestId, queryReader, readJsonObject } from "./http.ts";
 import { openApiDocument } from "./openapi.ts";
-import { clientIp, requestIdOf } from "./request-meta.ts";
+import { clientIp, OWN_REQUEST_ID, requestIdOf, stampRequestId } from "./request-meta.ts";
 
 /** Registers one REST route per tool under `/v1`, plus the OpenAPI document and the `/v1` fallback. */
 export function registerRestRoutes(app: H3, platform: Platform): void {
@@ -97,39 +97,47 @@ export function registerOperationRoutes(
     const pathParams = pathParamsOf(tool.http.path);
     const { input: schema } = jsonSchemasOf(tool);
     const readQuery = queryReader(schema);
-    app.on(tool.http.method, route, async (event) => {
-      noteOperation(tool.operationId);
-      try {
-        const principal = await authenticator(event);
-        const input =
-          tool.http.method === "GET"
-            ? readQuery(event.url.searchParams)
-            : tool.http.file && !isJson(event.req)
-              ? await readFileInput(event, tool.http.file, schema, platform.config.bodyTimeoutMs)
-              : await readJsonObject(event.req, bodyLimit(platform.config, "api"));
-        const params = pathParams.length > 0 ? getRouterParams(event, { decode: true }) : {};
-        for (const name of pathParams) {
-          if (name in input && input[name] !== params[name]) {
-            throw new ApiError(
-              "validation",
-              `${name}: given in both the path and the request; send it in the path only.`,
-            );
+    app.on(
+      tool.http.method,
+      route,
+      async (event) => {
+        noteOperation(tool.operationId);
+        try {
+          const principal = await authenticator(event);
+          const input =
+            tool.http.method === "GET"
+              ? readQuery(event.url.searchParams)
+              : tool.http.file && !isJson(event.req)
+                ? await readFileInput(event, tool.http.file, schema, platform.config.bodyTimeoutMs)
+                : await readJsonObject(event.req, bodyLimit(platform.config, "api"));
+          const params = pathParams.length > 0 ? getRouterParams(event, { decode: true }) : {};
+          for (const name of pathParams) {
+            if (name in input && input[name] !== params[name]) {
+              throw new ApiError(
+                "validation",
+                `${name}: given in both the path and the request; send it in the path only.`,
+              );
+            }
+            input[name] = params[name];
           }
-          input[name] = params[name];
+          const options = { principal, transport, requestId: requestIdOf(event) };
+          const output = (await callTool(platform, tool, input, options)) as Record<string, unknown>;
+          if (!tool.textStream) return jsonWithRequestId(output, options.requestId);
+          return stampRequestId(
+            event,
+            textStream(
+              tool.textStream,
+              input,
+              output,
+              async (page) => (await callTool(platform, tool, page, options)) as Record<string, unknown>,
+            ),
+          );
+        } catch (error) {
+          return stampRequestId(event, errorResponse(toApiError(error)));
         }
-        const options = { principal, transport, requestId: requestIdOf(event) };
-        const output = (await callTool(platform, tool, input, options)) as Record<string, unknown>;
-        if (!tool.textStream) return jsonWithRequestId(output, options.requestId);
-        return textStream(
-          tool.textStream,
-          input,
-          output,
-          async (page) => (await callTool(platform, tool, page, options)) as Record<string, unknown>,
-        );
-      } catch (error) {
-        return errorResponse(toApiError(error));
-      }
-    });
+      },
+      { meta: OWN_REQUEST_ID },
+    );
   }
 }
 
