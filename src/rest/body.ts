@@ -51,6 +51,10 @@ const tooSlow = (timeoutMs: number) =>
     status: 408,
   });
 
+/** What `readBody` races a read with: a read whose chunk is ready at once settles first. */
+const NOT_READY = Symbol("not ready");
+const notReady = Promise.resolve(NOT_READY);
+
 /**
  * The body's bytes, at most `limit.maxBytes`, within `limit.timeoutMs` (BodyRefused otherwise). A request served on
  * node:http is read straight from its IncomingMessage (no web stream); in-process requests use their web stream.
@@ -67,14 +71,22 @@ export async function readBody(request: Request, limit: BodyLimit): Promise<Uint
   const reader = request.body?.getReader();
   if (!reader) return new Uint8Array();
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(tooSlow(limit.timeoutMs)), limit.timeoutMs);
-  });
+  let deadline: Promise<never> | undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), deadline]);
+      // A body already in memory (an in-process Request made from a string or bytes) has its chunks ready at
+      // once: they are taken without a timer. The first read that has to wait starts the deadline.
+      const read = reader.read();
+      let result = await Promise.race([read, notReady]);
+      if (result === NOT_READY) {
+        deadline ??= new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(tooSlow(limit.timeoutMs)), limit.timeoutMs);
+        });
+        result = await Promise.race([read, deadline]);
+      }
+      const { done, value } = result;
       if (done) break;
       size += value.byteLength;
       if (size > limit.maxBytes) throw tooLarge(limit.maxBytes);

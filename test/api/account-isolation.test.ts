@@ -1,6 +1,7 @@
 import { expect, it } from "vitest";
 import { requestPasswordReset } from "../../src/accounts/password-reset.ts";
 import { AppClient } from "../support/app-client.ts";
+import { insertConnectedClient } from "../support/connected-client.ts";
 import { describeMatrix } from "../support/matrix.ts";
 import { verifyEmail } from "../support/verify-email.ts";
 
@@ -74,33 +75,13 @@ describeMatrix("dashboard: data is keyed by who is signed in", (ctx) => {
     const b = await signedUp("bob-oauth");
     const now = Date.now();
     const grantId = `grant_${counter}_${now}`;
-    await ctx.t.platform.db.transaction(async (stores) => {
-      await stores.oauth.saveClient({
-        id: `https://client.example.test/${grantId}.json`,
-        kind: "metadata_document",
-        name: "Alice's Agent",
-        redirectUris: ["http://127.0.0.1/callback"],
-        metadata: {},
-        createdAt: now,
-        updatedAt: now,
-        fetchedAt: now,
-        cacheExpiresAt: null,
-      });
-      const org = (await stores.organizations.membershipsOfUser(a.user.id))[0]!.organizationId;
-      await stores.oauth.insertGrant({
-        id: grantId,
-        userId: a.user.id,
-        clientId: `https://client.example.test/${grantId}.json`,
-        organizationId: org,
-        websiteIds: null,
-        access: "write",
-        toolsets: null,
-        scope: "mcp:read mcp:write",
-        createdAt: now,
-        updatedAt: now,
-        lastUsedAt: null,
-        revokedAt: null,
-      });
+    await insertConnectedClient(ctx.t.platform.db, {
+      id: grantId,
+      userId: a.user.id,
+      organizationId: (await ctx.t.platform.db.read((s) => s.organizations.membershipsOfUser(a.user.id)))[0]!
+        .organizationId,
+      clientId: `https://client.example.test/${grantId}.json`,
+      clientName: "Alice's Agent",
     });
     const listedForB = await b.browser.get("/account/connected-clients");
     expect(listedForB.status).toBe(200);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../../src/accounts/accounts.ts";
 import { startSession } from "../../src/accounts/session.ts";
+import { insertConnectedClient } from "../support/connected-client.ts";
 import { dialects } from "../support/databases.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
 import { verificationPath } from "../support/verify-email.ts";
@@ -285,34 +286,13 @@ for (const dialect of dialects) {
     });
 
     it("lists the user's connected clients and revokes one", async () => {
-      const now = Date.now();
-      // A consent as the OAuth flow records it (the flow itself is tested in test/oauth*.test.ts).
-      await t.platform.db.transaction(async (stores) => {
-        await stores.oauth.saveClient({
-          id: "https://client.example.test/meta.json",
-          kind: "metadata_document",
-          name: "Example Agent",
-          redirectUris: ["http://127.0.0.1/callback"],
-          metadata: {},
-          createdAt: now,
-          updatedAt: now,
-          fetchedAt: now,
-          cacheExpiresAt: null,
-        });
-        await stores.oauth.insertGrant({
-          id: "grant_dash_1",
-          userId: owner.userId,
-          clientId: "https://client.example.test/meta.json",
-          organizationId: org,
-          websiteIds: null,
-          access: "read",
-          toolsets: null,
-          scope: "mcp:read",
-          createdAt: now,
-          updatedAt: now,
-          lastUsedAt: null,
-          revokedAt: null,
-        });
+      await insertConnectedClient(t.platform.db, {
+        id: "grant_dash_1",
+        userId: owner.userId,
+        organizationId: org,
+        clientId: "https://client.example.test/meta.json",
+        clientName: "Example Agent",
+        access: "read",
       });
       const listed = await owner.page("/account/connected-clients");
       expect(listed).toContain("Example Agent");

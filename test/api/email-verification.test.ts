@@ -3,6 +3,7 @@ import { issueVerification, VERIFY_TTL_MS } from "../../src/accounts/email-verif
 import { sha256Hex } from "../../src/accounts/session.ts";
 import type { Platform } from "../../src/kernel/platform.ts";
 import { AppClient, flashText } from "../support/app-client.ts";
+import { insertConnectedClient } from "../support/connected-client.ts";
 import { describeMatrix } from "../support/matrix.ts";
 import { useSmtpSink } from "../support/smtp-sink.ts";
 
@@ -138,35 +139,14 @@ describeMatrix(
       ).rejects.toMatchObject({ kind: "not_found" });
 
       // The squatter connected an MCP client to the account meanwhile.
-      const now = Date.now();
       const grantId = `grant_squatter_${counter}`;
-      await ctx.t.platform.db.transaction(async (s) => {
-        await s.oauth.saveClient({
-          id: `https://squatter.example/${grantId}.json`,
-          kind: "metadata_document",
-          name: "Squatter's agent",
-          redirectUris: ["http://127.0.0.1/callback"],
-          metadata: {},
-          createdAt: now,
-          updatedAt: now,
-          fetchedAt: now,
-          cacheExpiresAt: null,
-        });
-        const [own] = await s.organizations.membershipsOfUser(attacker.user.id);
-        await s.oauth.insertGrant({
-          id: grantId,
-          userId: attacker.user.id,
-          clientId: `https://squatter.example/${grantId}.json`,
-          organizationId: own!.organizationId,
-          websiteIds: null,
-          access: "write",
-          toolsets: null,
-          scope: "mcp:read mcp:write",
-          createdAt: now,
-          updatedAt: now,
-          lastUsedAt: null,
-          revokedAt: null,
-        });
+      const [own] = await ctx.t.platform.db.read((s) => s.organizations.membershipsOfUser(attacker.user.id));
+      await insertConnectedClient(ctx.t.platform.db, {
+        id: grantId,
+        userId: attacker.user.id,
+        organizationId: own!.organizationId,
+        clientId: `https://squatter.example/${grantId}.json`,
+        clientName: "Squatter's agent",
       });
 
       // The real Alice reads her mail: she cannot verify the squatter's account with its link signed out, but

@@ -163,6 +163,29 @@ describe("readBody", () => {
     await vi.waitFor(() => expect(state.cancelled).toBe(true), { timeout: LINGER_MS + 30_000, interval: 20 });
   });
 
+  it("refuses with 408 a body whose first chunks are ready at once and whose rest never comes", async () => {
+    const state = { cancelled: false };
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // Two chunks at once (an in-memory start), then a pull that never enqueues.
+        if (pulls++ < 2) controller.enqueue(new Uint8Array(10).fill(97));
+        else return new Promise<void>(() => undefined);
+      },
+      cancel() {
+        state.cancelled = true;
+      },
+    });
+    const request = new Request("http://localhost/x", {
+      method: "POST",
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const error = await refusal(readBody(request, limit(64 * KiB, 300)));
+    expect(error.status).toBe(408);
+    await vi.waitFor(() => expect(state.cancelled).toBe(true), { timeout: LINGER_MS + 30_000, interval: 20 });
+  });
+
   it("reads no body as empty, and text as UTF-8", async () => {
     expect(await readBody(new Request("http://localhost/x", { method: "POST" }), limit(10))).toHaveLength(0);
     const request = new Request("http://localhost/x", { method: "POST", body: "☕ ok" });
