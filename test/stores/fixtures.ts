@@ -1,11 +1,12 @@
 // Shared helpers of the store conformance suites: one body runs on every available dialect.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { afterEach, beforeEach, describe } from "vitest";
 import type { Database } from "../../src/db/database.ts";
 import type { ApiKeyRecord } from "../../src/db/stores/api-keys.ts";
 import type { AuditEntryRecord } from "../../src/db/stores/audit.ts";
+import type { DeploymentRecord } from "../../src/db/stores/deployments.ts";
 import type { OrganizationRecord, UserRecord } from "../../src/db/stores/organizations.ts";
 import type { WebsiteRecord } from "../../src/db/stores/websites.ts";
 import { type Dialect, dialects, openTestDatabase, type TestDatabase } from "../support/databases.ts";
@@ -56,6 +57,22 @@ export function describeStores(
  */
 export function hexId(): string {
   return randomBytes(11).toString("hex").slice(0, 21);
+}
+
+/** A ready deployment of `websiteId` (source hash of "tree", one page), with `overrides`. */
+export function deployment(websiteId: string, overrides: Partial<DeploymentRecord> = {}): DeploymentRecord {
+  return {
+    id: hexId(),
+    websiteId,
+    status: "ready",
+    sourceHash: createHash("sha256").update("tree").digest("hex"),
+    createdAt: 1_000,
+    createdByType: "api_key",
+    createdById: "key_1",
+    pages: [{ route: "/", path: "index.html" }],
+    error: null,
+    ...overrides,
+  };
 }
 
 /** Newest-first order of the keyset: createdAt desc, then id desc. */

@@ -1,26 +1,10 @@
 import { createHash } from "node:crypto";
 import { beforeEach, expect, it } from "vitest";
-import type { DeploymentRecord } from "../../src/db/stores/deployments.ts";
-import { describeStores, hexId, seedWebsites } from "./fixtures.ts";
+import { deployment, describeStores, seedWebsites } from "./fixtures.ts";
 
 // The store methods publishing added, on every dialect.
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function deployment(websiteId: string, overrides: Partial<DeploymentRecord> = {}): DeploymentRecord {
-  return {
-    id: hexId(),
-    websiteId,
-    status: "ready",
-    sourceHash: sha("tree"),
-    createdAt: 1_000,
-    createdByType: "api_key",
-    createdById: "key_1",
-    pages: [{ route: "/", path: "index.html" }],
-    error: null,
-    ...overrides,
-  };
-}
 
 describeStores("publishing stores", (ctx) => {
   beforeEach(() => seedWebsites(ctx.db, ["site-a", "site-b", "site-c"]));

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { beforeEach, expect, it } from "vitest";
-import type { DeploymentRecord } from "../../src/db/stores/deployments.ts";
 import type { SourceFileRecord } from "../../src/db/stores/source-files.ts";
-import { describeStores, hexId, seedWebsites } from "./fixtures.ts";
+import { deployment, describeStores, seedWebsites } from "./fixtures.ts";
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 const content = (text: string) => ({ sha256: sha(text), content: text, size: Buffer.byteLength(text) });
@@ -16,21 +15,6 @@ function draftFile(websiteId: string, path: string, text: string, at = 1_000): S
     updatedAt: at,
     updatedByType: "api_key",
     updatedById: "key_1",
-  };
-}
-
-function deployment(websiteId: string, overrides: Partial<DeploymentRecord> = {}): DeploymentRecord {
-  return {
-    id: hexId(),
-    websiteId,
-    status: "ready",
-    sourceHash: sha("tree"),
-    createdAt: 1_000,
-    createdByType: "api_key",
-    createdById: "key_1",
-    pages: [{ path: "/", file: "pages/index.tsx" }],
-    error: null,
-    ...overrides,
   };
 }
 
