@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { authenticate } from "../../src/auth/authenticate.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { callTool } from "../../src/kernel/pipeline.ts";
 import { createPlatform } from "../../src/platform.ts";
@@ -24,6 +25,27 @@ describeMatrix("the API contract's authentication table", (ctx) => {
     );
     expectError(await ctx.request("GET", "/websites", { key: "short" }), 401, "unauthorized");
     expectError(await ctx.request("GET", "/websites", { key: "A".repeat(43) }), 401, "unauthorized");
+  });
+
+  it("a key's principal is reused only while its record is: a renamed key acts under its new name", async () => {
+    const key = await ctx.t.createKey({ kind: "organization", role: "admin" });
+    const asKey = () =>
+      authenticate(
+        ctx.t.platform,
+        new Request("http://localhost/v1/websites", {
+          headers: { authorization: `Bearer ${key.plaintextKey}` },
+        }),
+        "203.0.113.9",
+      );
+    const first = await asKey();
+    expect(Object.isFrozen(first) && Object.isFrozen(first.grants)).toBe(true);
+    if (ctx.dialect === "sqlite") expect(await asKey()).toBe(first); // the record is reused while unchanged
+    const name = `renamed ${key.id.slice(-6)}`;
+    await ctx.t.platform.db.transaction((s) => s.apiKeys.update(key.id, { name, updatedAt: Date.now() }));
+    const renamed = await asKey();
+    expect(renamed).not.toBe(first);
+    expect(renamed.label).toBe(name);
+    expect(first.label).not.toBe(name);
   });
 
   it("an expired key: 401; a key expiring later still works", async () => {
