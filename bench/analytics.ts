@@ -79,6 +79,7 @@ async function ingestion(name: string, freshUrl: () => Promise<string>, dir: str
   const best: Record<string, { rate: number; cpu: number; thread: number; recorded: number }> = {};
   let written = 0;
   let dropped = 0;
+  let batches = 0;
   for (const mode of ["without", "with", "without", "with"]) {
     const { db, platform, website } = await platformOn(await freshUrl(), dir);
     await publishBuild(platform, website.id, result);
@@ -114,13 +115,14 @@ async function ingestion(name: string, freshUrl: () => Promise<string>, dir: str
     if (mode === "with") {
       written += platform.analytics.stats.written;
       dropped += platform.analytics.stats.dropped;
+      batches += platform.analytics.stats.batches;
     }
     await db.close();
   }
   const off = best.without!;
   const on = best.with!;
   console.log(
-    `${name} ingestion: ${off.rate.toFixed(0)} req/s without analytics, ${on.rate.toFixed(0)} req/s with; ratio ${(on.rate / off.rate).toFixed(3)}; ${on.recorded.toFixed(0)} page views/s recorded, ratio ${(on.recorded / off.rate).toFixed(3)}; CPU per request ${off.cpu.toFixed(1)} / ${on.cpu.toFixed(1)} µs (process), ${off.thread.toFixed(1)} / ${on.thread.toFixed(1)} µs (serving thread): CPU ratio ${(off.cpu / on.cpu).toFixed(3)}, serving-thread ratio ${(off.thread / on.thread).toFixed(3)}; ${written} page views written, ${dropped} dropped`,
+    `${name} ingestion: ${off.rate.toFixed(0)} req/s without analytics, ${on.rate.toFixed(0)} req/s with; ratio ${(on.rate / off.rate).toFixed(3)}; ${on.recorded.toFixed(0)} page views/s recorded, ratio ${(on.recorded / off.rate).toFixed(3)}; CPU per request ${off.cpu.toFixed(1)} / ${on.cpu.toFixed(1)} µs (process), ${off.thread.toFixed(1)} / ${on.thread.toFixed(1)} µs (serving thread): CPU ratio ${(off.cpu / on.cpu).toFixed(3)}, serving-thread ratio ${(off.thread / on.thread).toFixed(3)}; ${written} page views written in ${batches} batches (${(written / Math.max(batches, 1)).toFixed(0)} per batch), ${dropped} dropped`,
   );
   // A ratio bought by dropping page views is not a result: the run fails.
   if (dropped > 0) {

@@ -3,7 +3,7 @@
 // are not; visits continue across page views, and a clean close writes what is queued.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildSite, closeSandboxPool } from "../../src/framework/index.ts";
 import type { BuildResult } from "../../src/framework/types.ts";
 import { newId } from "../../src/kernel/ids.ts";
@@ -216,6 +216,25 @@ for (const dialect of dialects) {
       await collector.close();
       expect(collector.stats.written).toBe(3);
       expect(await events(w.id)).toHaveLength(3);
+    });
+
+    it("writes whole batches as they fill, and what is left on flush", async () => {
+      const w = await published();
+      const collector = createCollector(t.platform.db, {
+        batchSize: 4,
+        flushIntervalMs: 60_000,
+        databaseUrl: t.databaseUrl,
+      });
+      const hit = hitOf(w, "10.7.8.9");
+      for (let i = 0; i < 6; i++) collector.record({ ...hit, ts: hit.ts + i });
+      // A full batch goes at once; the two left wait for a full batch, the timer or a flush (not a batch of 2
+      // right behind it, which under load made batches of whatever arrived during the previous write).
+      await vi.waitFor(() => expect(collector.stats.written).toBe(4), { timeout: 30_000, interval: 5 });
+      expect(collector.stats.batches).toBe(1);
+      await collector.flush();
+      expect(collector.stats).toMatchObject({ accepted: 6, written: 6, batches: 2, dropped: 0 });
+      await collector.close();
+      expect(await events(w.id)).toHaveLength(6);
     });
 
     it("hands batches to the writer thread intact: odd text, properties, engagement, several batches", async () => {

@@ -16,7 +16,10 @@ export const IGNORE_COOKIE = "sitewright_analytics_ignore";
 export interface CollectorOptions {
   /** Most hits waiting to be written; further hits are dropped and counted (default 50,000). */
   maxBuffered?: number;
-  /** A flush starts once this many wait (default 1,000), else every `flushIntervalMs` (default 1,000). */
+  /**
+   * Hits per batch (default 1,000): whole batches are written as soon as they are queued, the rest every
+   * `flushIntervalMs` (default 1,000).
+   */
   batchSize?: number;
   flushIntervalMs?: number;
   /**
@@ -35,6 +38,8 @@ export interface CollectorStats {
   written: number;
   dropped: number;
   excluded: number;
+  /** Batches handed to the writer (`written ÷ batches` is the batch size traffic got). */
+  batches: number;
 }
 
 /** Records live-site traffic in batches, off the request path. */
@@ -43,7 +48,7 @@ export interface Collector {
   countable(headers: HitHeaders): boolean;
   /** Queues a hit (never blocks, never throws); false when it was dropped because the buffer is full. */
   record(hit: Hit): boolean;
-  /** Writes everything queued so far. */
+  /** Writes everything queued so far (not what arrives while it writes). */
   flush(): Promise<void>;
   /** Stops the timer and writes what is queued (a clean shutdown loses nothing). */
   close(): Promise<void>;
@@ -53,7 +58,7 @@ export interface Collector {
 export function createCollector(db: Database, options: CollectorOptions = {}): Collector {
   const maxBuffered = options.maxBuffered ?? 50_000;
   const batchSize = options.batchSize ?? 1_000;
-  const stats: CollectorStats = { accepted: 0, written: 0, dropped: 0, excluded: 0 };
+  const stats: CollectorStats = { accepted: 0, written: 0, dropped: 0, excluded: 0, batches: 0 };
   /** The queued hits' fields (`appendHit`): recording one allocates nothing of its own. */
   let queue: unknown[] = [];
   let queued = 0;
@@ -75,14 +80,22 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
     if (count === queued) queue = [];
     queued -= count;
     writing = count;
+    stats.batches++;
     return batch;
   }
 
-  function flush(): Promise<void> {
+  /**
+   * Writes queued hits, one batch at a time: `full` only whole batches (what a busy site's traffic schedules, so
+   * each write carries `batchSize` hits instead of whatever arrived during the previous write), `queued` what is
+   * queued when it starts (the timer, `flush()`), `all` until nothing is left (shutdown).
+   */
+  function drain(mode: "full" | "queued" | "all"): Promise<void> {
     running = running.then(async () => {
       scheduled = false;
-      while (queued > 0) {
+      let left = mode === "queued" ? queued : 0;
+      while (queued >= batchSize || left > 0 || (mode === "all" && queued > 0)) {
         const batch = take();
+        left -= writing;
         try {
           const done = await write(batch);
           stats.written += done.written;
@@ -97,6 +110,7 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
     });
     return running;
   }
+  const flush = () => drain("queued");
 
   const timer = setInterval(() => {
     if (queued > 0) void flush();
@@ -121,14 +135,14 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
       stats.accepted++;
       if (queued >= batchSize && !scheduled) {
         scheduled = true;
-        setImmediate(() => void flush());
+        setImmediate(() => void drain("full"));
       }
       return true;
     },
     flush,
     async close() {
       clearInterval(timer);
-      await flush();
+      await drain("all");
       await thread?.close();
     },
   };
