@@ -8,7 +8,7 @@ import { buildSite, closeSandboxPool } from "../../src/framework/index.ts";
 import type { BuildResult } from "../../src/framework/types.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { type Listening, listen } from "../../src/server.ts";
-import { createCollector, type Hit } from "../../src/services/analytics/collector.ts";
+import { type CollectorOptions, createCollector, type Hit } from "../../src/services/analytics/collector.ts";
 import { dialects } from "../support/databases.ts";
 import { publishBuild, rawRequest } from "../support/hosting.ts";
 import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
@@ -75,6 +75,9 @@ for (const dialect of dialects) {
       userAgent: FIREFOX,
       referer: null,
     });
+    /** A collector of its own on a writer thread, flushed only when a test says so (or a batch fills). */
+    const ownCollector = (options: Omit<CollectorOptions, "flushIntervalMs"> = {}) =>
+      createCollector(t.platform.db, { databaseUrl: t.databaseUrl, flushIntervalMs: 60_000, ...options });
 
     it("records page views with their dimensions and continues the visit", async () => {
       const w = await published();
@@ -185,9 +188,8 @@ for (const dialect of dialects) {
       // A database path below a regular file: the worker cannot open it, so every batch fails.
       const file = join(t.blobRoot, "..", "not-a-folder");
       writeFileSync(file, "");
-      const collector = createCollector(t.platform.db, {
+      const collector = ownCollector({
         databaseUrl: join(file, "analytics.db"),
-        flushIntervalMs: 60_000,
         log: { error: (message) => errors.push(message) },
       });
       const hit = hitOf(w, "10.9.8.7");
@@ -203,12 +205,7 @@ for (const dialect of dialects) {
 
     it("drops hits beyond the buffer with a counter, and close writes what is queued", async () => {
       const w = await published();
-      const collector = createCollector(t.platform.db, {
-        maxBuffered: 3,
-        batchSize: 100,
-        flushIntervalMs: 60_000,
-        databaseUrl: t.databaseUrl,
-      });
+      const collector = ownCollector({ maxBuffered: 3, batchSize: 100 });
       const hit = hitOf(w, "10.1.2.3");
       const accepted = [1, 2, 3, 4, 5].map(() => collector.record({ ...hit }));
       expect(accepted).toEqual([true, true, true, false, false]);
@@ -220,11 +217,7 @@ for (const dialect of dialects) {
 
     it("writes whole batches as they fill, and what is left on flush", async () => {
       const w = await published();
-      const collector = createCollector(t.platform.db, {
-        batchSize: 4,
-        flushIntervalMs: 60_000,
-        databaseUrl: t.databaseUrl,
-      });
+      const collector = ownCollector({ batchSize: 4 });
       const hit = hitOf(w, "10.7.8.9");
       for (let i = 0; i < 6; i++) collector.record({ ...hit, ts: hit.ts + i });
       // A full batch goes at once; the two left wait for a full batch, the timer or a flush (not a batch of 2
@@ -239,11 +232,7 @@ for (const dialect of dialects) {
 
     it("hands batches to the writer thread intact: odd text, properties, engagement, several batches", async () => {
       const w = await published();
-      const collector = createCollector(t.platform.db, {
-        batchSize: 2,
-        flushIntervalMs: 60_000,
-        databaseUrl: t.databaseUrl,
-      });
+      const collector = ownCollector({ batchSize: 2 });
       const base = hitOf(w, "10.4.5.6");
       const odd = 'a"b\\c\n\u0000\t😀 日本';
       collector.record({
