@@ -5,6 +5,7 @@ import { rawRows, rawRun } from "../types.ts";
 import { noteWrite } from "../write-generation.ts";
 import { type AnalyticsQueries, analyticsQueries } from "./analytics-queries.ts";
 import { rollupSql } from "./analytics-rollups.ts";
+import { once } from "./prepared.ts";
 
 /** One raw page view or event, as stored. */
 export type AnalyticsEventRecord = Tables["analyticsEvents"]["$inferSelect"];
@@ -56,8 +57,9 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
   }
   const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
   const row = `(${columns.map(() => "?").join(", ")})`;
-  const one = client.prepare(`${head}values ${row}`);
-  const many = client.prepare(`${head}values ${Array(SQLITE_ROWS).fill(row).join(", ")}`);
+  // Prepared on the first insert: most connections only read analytics.
+  const one = once(() => client.prepare(`${head}values ${row}`));
+  const many = once(() => client.prepare(`${head}values ${Array(SQLITE_ROWS).fill(row).join(", ")}`));
   const keys = columns.map(([key]) => key as keyof AnalyticsEventRecord);
   const oneValues: unknown[] = new Array(keys.length);
   const manyValues: unknown[] = new Array(keys.length * SQLITE_ROWS);
@@ -73,11 +75,11 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
     let n = 0;
     for (; n + SQLITE_ROWS <= rows.length; n += SQLITE_ROWS) {
       for (let r = 0; r < SQLITE_ROWS; r++) put(manyValues, r * keys.length, rows[n + r]!);
-      many.run(manyValues);
+      many().run(manyValues);
     }
     for (; n < rows.length; n++) {
       put(oneValues, 0, rows[n]!);
-      one.run(oneValues);
+      one().run(oneValues);
     }
   };
 }
