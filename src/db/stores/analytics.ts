@@ -2,10 +2,9 @@ import type BetterSqlite3 from "better-sqlite3";
 import { and, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db, Dialect, Tables } from "../types.ts";
 import { rawRows, rawRun } from "../types.ts";
-import { noteWrite } from "../write-generation.ts";
+import { rawWrite } from "../write-generation.ts";
 import { type AnalyticsQueries, analyticsQueries } from "./analytics-queries.ts";
 import { rollupSql } from "./analytics-rollups.ts";
-import { once } from "./prepared.ts";
 
 /** One raw page view or event, as stored. */
 export type AnalyticsEventRecord = Tables["analyticsEvents"]["$inferSelect"];
@@ -57,9 +56,9 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
   }
   const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
   const row = `(${columns.map(() => "?").join(", ")})`;
-  // Prepared on the first insert: most connections only read analytics.
-  const one = once(() => client.prepare(`${head}values ${row}`));
-  const many = once(() => client.prepare(`${head}values ${Array(SQLITE_ROWS).fill(row).join(", ")}`));
+  // Prepared on the first insert (most connections only read analytics); counted for the caches by `rawWrite`.
+  const one = rawWrite(client, `${head}values ${row}`);
+  const many = rawWrite(client, `${head}values ${Array(SQLITE_ROWS).fill(row).join(", ")}`);
   const keys = columns.map(([key]) => key as keyof AnalyticsEventRecord);
   const oneValues: unknown[] = new Array(keys.length);
   const manyValues: unknown[] = new Array(keys.length * SQLITE_ROWS);
@@ -70,16 +69,14 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
     }
   };
   return async (rows) => {
-    // Straight to the driver, past drizzle's logger: the write is counted for the caches here.
-    noteWrite("analytics_events");
     let n = 0;
     for (; n + SQLITE_ROWS <= rows.length; n += SQLITE_ROWS) {
       for (let r = 0; r < SQLITE_ROWS; r++) put(manyValues, r * keys.length, rows[n + r]!);
-      many().run(manyValues);
+      many(manyValues);
     }
     for (; n < rows.length; n++) {
       put(oneValues, 0, rows[n]!);
-      one().run(oneValues);
+      one(oneValues);
     }
   };
 }
