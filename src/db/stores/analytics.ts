@@ -2,10 +2,9 @@ import type BetterSqlite3 from "better-sqlite3";
 import { and, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db, Dialect, Tables } from "../types.ts";
 import { rawRows, rawRun } from "../types.ts";
-import { noteWrite } from "../write-generation.ts";
+import { rawWrite } from "../write-generation.ts";
 import { type AnalyticsQueries, analyticsQueries } from "./analytics-queries.ts";
 import { rollupSql } from "./analytics-rollups.ts";
-import { once } from "./prepared.ts";
 
 /** One raw page view or event, as stored. */
 export type AnalyticsEventRecord = Tables["analyticsEvents"]["$inferSelect"];
@@ -94,9 +93,9 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
   }
   const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
   const row = `(${columns.map(() => "?").join(", ")})`;
-  // Prepared on the first insert: most connections only read analytics.
-  const one = once(() => client.prepare(`${head}values ${row}`));
-  const many = once(() => client.prepare(`${head}values ${Array(SQLITE_ROWS).fill(row).join(", ")}`));
+  // Prepared on the first insert (most connections only read analytics); counted for the caches by `rawWrite`.
+  const one = rawWrite(client, `${head}values ${row}`);
+  const many = rawWrite(client, `${head}values ${Array(SQLITE_ROWS).fill(row).join(", ")}`);
   const oneValues: unknown[] = new Array(WIDTH);
   const manyValues: unknown[] = new Array(WIDTH * SQLITE_ROWS);
   const put = (to: unknown[], values: readonly unknown[], from: number, length: number) => {
@@ -106,16 +105,14 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
     }
   };
   return async (values, count) => {
-    // Straight to the driver, past drizzle's logger: the write is counted for the caches here.
-    noteWrite("analytics_events");
     let n = 0;
     for (; n + SQLITE_ROWS <= count; n += SQLITE_ROWS) {
       put(manyValues, values, n * WIDTH, manyValues.length);
-      many().run(manyValues);
+      many(manyValues);
     }
     for (; n < count; n++) {
       put(oneValues, values, n * WIDTH, WIDTH);
-      one().run(oneValues);
+      one(oneValues);
     }
   };
 }
