@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { type Database, openDatabase } from "../../src/db/database.ts";
 import { UnchangedCache } from "../../src/db/stores/unchanged-cache.ts";
 import { writeGeneration, writtenTables } from "../../src/db/write-generation.ts";
+import { newId } from "../../src/kernel/ids.ts";
 import { apiKey, auditEntry, describeStores, organization, seedOrganization, website } from "./fixtures.ts";
 
 /** Runs `sql` on a connection of its own to the SQLite file `url`, synchronously: another process's commit. */
@@ -92,6 +93,38 @@ describeStores("write generations", (ctx) => {
       }),
     ).rejects.toThrow("rolled back");
     seen.push(sites());
+    expect(seen[1]).toBeGreaterThan(seen[0]!);
+    expect(seen[2]).toBeGreaterThan(seen[1]!);
+  });
+
+  it("move with analytics events written past drizzle (SQLite's raw writes): when issued and when the unit ends", async () => {
+    const events = writeGeneration(["analytics_events"]);
+    const org = organization();
+    const site = website(org.id);
+    await ctx.db.transaction(async (s) => {
+      await s.organizations.insert(org);
+      await s.websites.insert(site);
+    });
+    const row = (n: number) => ({
+      ...{ id: `ev_${n}_${newId()}`, websiteId: site.id, ts: Date.now(), name: "pageview", path: "/" },
+      ...{
+        visitorId: "v",
+        sessionId: "s",
+        source: "Direct",
+        referrer: "",
+        device: "desktop",
+        browser: "",
+        os: "",
+      },
+      ...{ utmSource: "", utmMedium: "", utmCampaign: "", utmTerm: "", utmContent: "", country: "" },
+      ...{ engagementMs: 0, props: null },
+    });
+    const seen: number[] = [events()];
+    await ctx.db.transaction(async (s) => {
+      await s.analytics.insertEvents(Array.from({ length: 51 }, (_, n) => row(n)));
+      seen.push(events());
+    });
+    seen.push(events());
     expect(seen[1]).toBeGreaterThan(seen[0]!);
     expect(seen[2]).toBeGreaterThan(seen[1]!);
   });

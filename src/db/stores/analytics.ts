@@ -2,10 +2,9 @@ import type BetterSqlite3 from "better-sqlite3";
 import { and, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db, Dialect, Tables } from "../types.ts";
 import { rawRows, rawRun } from "../types.ts";
-import { noteWrite } from "../write-generation.ts";
+import { rawWrite } from "../write-generation.ts";
 import { type AnalyticsQueries, analyticsQueries } from "./analytics-queries.ts";
 import { rollupSql } from "./analytics-rollups.ts";
-import { once } from "./prepared.ts";
 
 /** One raw page view or event, as stored. */
 export type AnalyticsEventRecord = Tables["analyticsEvents"]["$inferSelect"];
@@ -33,53 +32,87 @@ const INSERT_CHUNK = 5_000;
 /** Rows per prepared INSERT on SQLite (the rest of a batch one by one). */
 const SQLITE_ROWS = 50;
 
-type EventInserter = (rows: readonly AnalyticsEventRecord[]) => Promise<void>;
+/**
+ * The raw-event columns in the order `insertEventValues` takes them (the table's order: the SQL lists the columns
+ * by these keys).
+ */
+export const EVENT_KEYS = [
+  "id",
+  "websiteId",
+  "ts",
+  "name",
+  "path",
+  "visitorId",
+  "sessionId",
+  "source",
+  "referrer",
+  "utmSource",
+  "utmMedium",
+  "utmCampaign",
+  "utmTerm",
+  "utmContent",
+  "device",
+  "browser",
+  "os",
+  "country",
+  "engagementMs",
+  "props",
+] as const satisfies readonly (keyof AnalyticsEventRecord)[];
+const WIDTH = EVENT_KEYS.length;
+
+/** Inserts `count` rows given as their `EVENT_KEYS` values one after another in `values`. */
+type EventInserter = (values: readonly unknown[], count: number) => Promise<void>;
 
 /**
- * The raw-event insert of each dialect. SQLite: prepared INSERTs of 50 rows and of one, reused (binding the values
- * natively costs about 7 µs a row with the table's four B-trees; extracting them from one JSON parameter with
- * `json_each` cost 19). PostgreSQL: one `json_to_recordset` statement per 5,000 rows, a single parameter
- * instead of 20 per row (`json`, not `jsonb`: the server parses it once, 3 µs a row less).
+ * The raw-event insert of each dialect. SQLite: prepared INSERTs of 50 rows and of one, reused, bound straight
+ * from the flat values (binding natively costs about 7 µs a row with the table's four B-trees; extracting them
+ * from one JSON parameter with `json_each` cost 19). PostgreSQL: one `json_to_recordset` statement per 5,000
+ * rows, a single parameter instead of 20 per row (`json`, not `jsonb`: the server parses it once, 3 µs a row less).
  */
 function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): EventInserter {
-  const columns = Object.entries(getTableColumns(e));
+  const all = getTableColumns(e);
+  if (Object.keys(all).length !== WIDTH)
+    throw new Error("EVENT_KEYS must list every analytics_events column");
+  const columns = EVENT_KEYS.map((key) => [key, all[key]] as const);
   const names = columns.map(([, c]) => `"${c.name}"`).join(", ");
   const head = `insert into "analytics_events" (${names}) `;
   if (dialect === "pg") {
-    const select = `select ${columns.map(([key]) => `"${key}"`).join(", ")} from json_to_recordset(`;
+    const select = `select ${EVENT_KEYS.map((key) => `"${key}"`).join(", ")} from json_to_recordset(`;
     const close = `::json) as r(${columns.map(([key, c]) => `"${key}" ${c.getSQLType()}`).join(", ")})`;
-    return async (rows) => {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        const json = JSON.stringify(rows.slice(i, i + INSERT_CHUNK));
-        await rawRun(db, dialect, sql`${sql.raw(head + select)}${json}${sql.raw(close)}`);
+    return async (values, count) => {
+      for (let n = 0; n < count; n += INSERT_CHUNK) {
+        const rows: Record<string, unknown>[] = [];
+        for (let r = n; r < Math.min(count, n + INSERT_CHUNK); r++) {
+          const row: Record<string, unknown> = {};
+          for (let i = 0; i < WIDTH; i++) row[EVENT_KEYS[i]!] = values[r * WIDTH + i];
+          rows.push(row);
+        }
+        await rawRun(db, dialect, sql`${sql.raw(head + select)}${JSON.stringify(rows)}${sql.raw(close)}`);
       }
     };
   }
   const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
   const row = `(${columns.map(() => "?").join(", ")})`;
-  // Prepared on the first insert: most connections only read analytics.
-  const one = once(() => client.prepare(`${head}values ${row}`));
-  const many = once(() => client.prepare(`${head}values ${Array(SQLITE_ROWS).fill(row).join(", ")}`));
-  const keys = columns.map(([key]) => key as keyof AnalyticsEventRecord);
-  const oneValues: unknown[] = new Array(keys.length);
-  const manyValues: unknown[] = new Array(keys.length * SQLITE_ROWS);
-  const put = (values: unknown[], at: number, record: AnalyticsEventRecord) => {
-    for (let i = 0; i < keys.length; i++) {
-      const value = record[keys[i]!];
-      values[at + i] = value !== null && typeof value === "object" ? JSON.stringify(value) : value;
+  // Prepared on the first insert (most connections only read analytics); counted for the caches by `rawWrite`.
+  const one = rawWrite(client, `${head}values ${row}`);
+  const many = rawWrite(client, `${head}values ${Array(SQLITE_ROWS).fill(row).join(", ")}`);
+  const oneValues: unknown[] = new Array(WIDTH);
+  const manyValues: unknown[] = new Array(WIDTH * SQLITE_ROWS);
+  const put = (to: unknown[], values: readonly unknown[], from: number, length: number) => {
+    for (let i = 0; i < length; i++) {
+      const value = values[from + i];
+      to[i] = value !== null && typeof value === "object" ? JSON.stringify(value) : value;
     }
   };
-  return async (rows) => {
-    // Straight to the driver, past drizzle's logger: the write is counted for the caches here.
-    noteWrite("analytics_events");
+  return async (values, count) => {
     let n = 0;
-    for (; n + SQLITE_ROWS <= rows.length; n += SQLITE_ROWS) {
-      for (let r = 0; r < SQLITE_ROWS; r++) put(manyValues, r * keys.length, rows[n + r]!);
-      many().run(manyValues);
+    for (; n + SQLITE_ROWS <= count; n += SQLITE_ROWS) {
+      put(manyValues, values, n * WIDTH, manyValues.length);
+      many(manyValues);
     }
-    for (; n < rows.length; n++) {
-      put(oneValues, 0, rows[n]!);
-      one().run(oneValues);
+    for (; n < count; n++) {
+      put(oneValues, values, n * WIDTH, WIDTH);
+      one(oneValues);
     }
   };
 }
@@ -87,6 +120,8 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
 /** Analytics: raw events, rollups, salts and settings. */
 export interface AnalyticsStore extends AnalyticsQueries {
   insertEvents(rows: readonly AnalyticsEventRecord[]): Promise<void>;
+  /** Inserts `count` events given as their `EVENT_KEYS` values one after another (the writer's rows, no objects). */
+  insertEventValues(values: readonly unknown[], count: number): Promise<void>;
   /** Events since `since` of the given visitors, for continuing their visits. */
   recentPositions(
     websiteIds: readonly string[],
@@ -117,10 +152,15 @@ export interface AnalyticsStore extends AnalyticsQueries {
 
 export function analyticsStore(db: Db, t: Tables, dialect: Dialect): AnalyticsStore {
   const e = t.analyticsEvents;
-  const insertEvents = eventInserter(db, e, dialect);
+  const insertEventValues = eventInserter(db, e, dialect);
   return {
     ...analyticsQueries(db, t, dialect),
-    insertEvents,
+    insertEventValues,
+    insertEvents: (rows) =>
+      insertEventValues(
+        rows.flatMap((row) => EVENT_KEYS.map((key) => row[key])),
+        rows.length,
+      ),
     async recentPositions(websiteIds, visitorIds, since) {
       if (visitorIds.length === 0) return [];
       return db

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { freezeDeep } from "../../kernel/frozen.ts";
 import type { Db, Dialect } from "../types.ts";
 import { sqliteDataVersion, writeGeneration } from "../write-generation.ts";
 
@@ -80,13 +81,5 @@ export function unchangedCache<V>(
     maxEntries,
     writeGeneration(tableNames, sqliteDataVersion(client)),
   );
-  return { get: (key, load) => cache.through(key, async () => deepFreeze(await load())) };
-}
-
-function deepFreeze<V>(value: V): V {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
+  return { get: (key, load) => cache.through(key, async () => freezeDeep(await load())) };
 }
