@@ -1,7 +1,8 @@
 // Hourly rollups of raw events, for every website at once. A visit (with its page views, events, bounce and
 // duration) counts in the hour of its first event with the value; a visitor in the hour of its first visit with it.
-// Visitor ids change every UTC day and a visit never outlives its visitor id, so counting from the start of the
-// day of `from` finds every earlier visit and visitor, and nothing is counted twice across runs.
+// Visitor ids change every UTC day and a visit never outlives its visitor id, so reading the whole UTC day of `from`
+// finds every earlier visit and visitor and every later event of the range's visits (a visit crossing `to` counts
+// with all its events so far, as a raw report counts it), and nothing is counted twice across runs.
 // One statement rolls up every dimension: the range's events are read once (with each visit's entry and exit page)
 // into a materialized table that each dimension then groups.
 import { type SQL, sql } from "drizzle-orm";
@@ -37,6 +38,7 @@ function visitsOf(dimension: Dimension | ""): SQL {
 }
 
 function hourlyRollup(dialect: Dialect, from: number, to: number, since: number): SQL {
+  const dayEnd = since + DAY;
   // Without statistics SQLite may scan the whole (website, ts) index for its order rather than the day's range.
   const events = sql.raw(
     dialect === "sqlite" ? "analytics_events indexed by analytics_events_ts_idx" : "analytics_events",
@@ -46,14 +48,14 @@ function hourlyRollup(dialect: Dialect, from: number, to: number, since: number)
     (["", ...dimensions] as const).map((dimension) => visitsOf(dimension)),
     sql` union all `,
   );
-  return sql`with ev as materialized (select id, website_id, session_id, visitor_id, ts, name, path, source, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, os, country, ${visitEnd("entry")} as entry_page, ${visitEnd("exit")} as exit_page from ${events} where ts >= ${since} and ts < ${to}),
+  return sql`with ev as materialized (select id, website_id, session_id, visitor_id, ts, name, path, source, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, os, country, ${visitEnd("entry")} as entry_page, ${visitEnd("exit")} as exit_page from ${events} where ts >= ${since} and ts < ${dayEnd}),
 s as materialized (${visits}),
 firsts as (select website_id, d, v, visitor_id, min(t0) as f from s group by website_id, d, v, visitor_id)
 insert into analytics_rollups (website_id, dimension, hour, value, pageviews, events, visitors, visits, bounces, duration_ms)
 select website_id, d, hour, v, sum(pv), sum(evs), sum(visitors), sum(visits), sum(bounces), sum(duration) from (
-select website_id, d, v, ${hour("t0")} as hour, pv, evs, 0 as visitors, 1 as visits, case when pv <= 1 then 1 else 0 end as bounces, t1 - t0 as duration from s where t0 >= ${from}
+select website_id, d, v, ${hour("t0")} as hour, pv, evs, 0 as visitors, 1 as visits, case when pv <= 1 then 1 else 0 end as bounces, t1 - t0 as duration from s where t0 >= ${from} and t0 < ${to}
 union all
-select website_id, d, v, ${hour("f")} as hour, 0, 0, 1, 0, 0, 0 from firsts where f >= ${from}
+select website_id, d, v, ${hour("f")} as hour, 0, 0, 1, 0, 0, 0 from firsts where f >= ${from} and f < ${to}
 ) x where true group by website_id, d, hour, v
 on conflict do nothing`;
 }
