@@ -214,6 +214,34 @@ describeStores("reads reused while their tables are unchanged", (ctx) => {
     expect((await findKey("hash-new"))?.revokedAt).toBe(7);
   });
 
+  it("peeks a key only while a lookup would return it unchanged (SQLite; PostgreSQL has no peek)", async () => {
+    const org = await seedOrganization(ctx.db);
+    const key = apiKey(org.id);
+    await ctx.db.transaction((s) => s.apiKeys.insert(key, "hash-peek"));
+    if (ctx.dialect === "pg") {
+      expect(ctx.db.peek).toBeUndefined();
+      return;
+    }
+    const peek = () => ctx.db.peek!((s) => s.apiKeys.peekBySecretHash("hash-peek"));
+    expect(peek()).toBeUndefined();
+    expect(await findKey("hash-peek")).toStrictEqual(key);
+    expect(peek()).toStrictEqual(key);
+
+    // A change is seen at once, while its transaction is still open, and after it committed.
+    await ctx.db.transaction(async (s) => {
+      await s.apiKeys.update(key.id, { revokedAt: 8, updatedAt: 8 });
+      expect(peek()).toBeUndefined();
+    });
+    expect(peek()).toBeUndefined();
+    expect((await findKey("hash-peek"))?.revokedAt).toBe(8);
+    expect(peek()?.revokedAt).toBe(8);
+
+    // Another process's commit, from the next event-loop iteration on (as a lookup sees it).
+    await other.transaction((s) => s.apiKeys.update(key.id, { revokedAt: 9, updatedAt: 9 }));
+    await vi.waitFor(() => expect(peek()).toBeUndefined());
+    expect((await findKey("hash-peek"))?.revokedAt).toBe(9);
+  });
+
   it("lists a website created or deleted anywhere on the next read of the page", async () => {
     const org = await seedOrganization(ctx.db);
     const a = website(org.id, { createdAt: 1 });

@@ -180,44 +180,45 @@ export interface ListeningPlatform {
   close(): Promise<void>;
 }
 
-/** `createTestPlatform(dialect, options)` served by `listen` on `port` (0: a free one). */
+/**
+ * `createTestPlatform(dialect, options)` served by `listen` on `port` (0: a free one). `options` is a function of
+ * the bound port when the configuration names it (app and API URLs).
+ */
 export async function listenTestPlatform(
   dialect: Dialect,
-  options: TestPlatformOptions = {},
+  options: TestPlatformOptions | ((port: number) => TestPlatformOptions) = {},
   port = 0,
 ): Promise<ListeningPlatform> {
-  const t = await createTestPlatform(dialect, options);
-  let server: Listening;
-  try {
-    server = await listen(t.app, port);
-  } catch (error) {
-    await t.close();
-    throw error;
-  }
+  let t: TestPlatform | undefined;
+  const server = await listen(async (bound) => {
+    t = await createTestPlatform(dialect, typeof options === "function" ? options(bound) : options);
+    return t.app;
+  }, port);
+  const platform = t!;
   return {
-    t,
+    t: platform,
     server,
     url: server.url,
     port: server.port,
     close: async () => {
       await server.close();
-      await t.close();
+      await platform.close();
     },
   };
 }
 
 /**
  * Registers, in the enclosing `describe` (or file), `listenTestPlatform(dialect, options)` before all its tests
- * and its close after them. `options` is a function when it depends on what an earlier `beforeAll` started. The
- * object's fields can be read inside tests and hooks, not at collection time.
+ * and its close after them (`options` may be a function: of the port, or of what an earlier `beforeAll` started).
+ * The object's fields can be read inside tests and hooks, not at collection time.
  */
 export function useListeningPlatform(
   dialect: Dialect,
-  options: TestPlatformOptions | (() => TestPlatformOptions) = {},
+  options: TestPlatformOptions | ((port: number) => TestPlatformOptions) = {},
 ): Omit<ListeningPlatform, "close"> {
   let served: ListeningPlatform | undefined;
   beforeAll(async () => {
-    served = await listenTestPlatform(dialect, typeof options === "function" ? options() : options);
+    served = await listenTestPlatform(dialect, options);
   });
   afterAll(() => served?.close());
   const current = () => {

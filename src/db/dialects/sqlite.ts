@@ -64,6 +64,7 @@ export function openSqlite(options: OpenOptions): Database {
         }
       }),
     read: (work) => exclusive(() => work(stores)),
+    peek: (work) => work(stores),
     externalVersion: sqliteDataVersion(sqlite),
     async close() {
       await exclusive(async () => sqlite.close());

@@ -10,25 +10,14 @@ import { rollupSql } from "./analytics-rollups.ts";
 export type AnalyticsEventRecord = Tables["analyticsEvents"]["$inferSelect"];
 export type AnalyticsSettingsRecord = Tables["analyticsSettings"]["$inferSelect"];
 
-/** A recent event of a visitor, with what its visit keeps (to continue the visit). */
-export type VisitorPosition = Pick<
-  AnalyticsEventRecord,
-  | "websiteId"
-  | "visitorId"
-  | "sessionId"
-  | "ts"
-  | "source"
-  | "referrer"
-  | "utmSource"
-  | "utmMedium"
-  | "utmCampaign"
-  | "utmTerm"
-  | "utmContent"
->;
+/** A visitor's current visit (what continues it), as `analytics_visits` keeps it. */
+export type VisitorPosition = Tables["analyticsVisits"]["$inferSelect"];
 
 const ROLLUP_PROGRESS = "hourly";
 /** Rows per INSERT statement on PostgreSQL (they travel as one JSON parameter). */
 const INSERT_CHUNK = 5_000;
+/** Visits per upsert (11 values each: within SQLite's bound parameters). */
+const VISIT_CHUNK = 500;
 /** Rows per prepared INSERT on SQLite (the rest of a batch one by one). */
 const SQLITE_ROWS = 50;
 
@@ -117,17 +106,60 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
   };
 }
 
+type VisitSaver = (visits: readonly VisitorPosition[]) => Promise<void>;
+
+/**
+ * The upsert of visits, keeping a later one already stored. SQLite: one prepared single-row statement, reused
+ * (drizzle building a statement per batch cost ~12 µs a visit); PostgreSQL: drizzle's multi-row insert.
+ */
+function visitSaver(db: Db, v: Tables["analyticsVisits"], dialect: Dialect): VisitSaver {
+  const columns = Object.entries(getTableColumns(v));
+  const updated = columns.filter(([key]) => key !== "websiteId" && key !== "visitorId");
+  if (dialect === "pg") {
+    const set = Object.fromEntries(updated.map(([key, c]) => [key, sql.raw(`excluded."${c.name}"`)]));
+    return async (visits) => {
+      for (let i = 0; i < visits.length; i += VISIT_CHUNK) {
+        await db
+          .insert(v)
+          .values(visits.slice(i, i + VISIT_CHUNK) as VisitorPosition[])
+          .onConflictDoUpdate({
+            target: [v.websiteId, v.visitorId],
+            set,
+            setWhere: sql`excluded.ts >= ${v.ts}`,
+          });
+      }
+    };
+  }
+  const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
+  const upsert = rawWrite(
+    client,
+    `insert into "analytics_visits" (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) values (${columns.map(() => "?").join(", ")}) on conflict ("website_id", "visitor_id") do update set ${updated.map(([, c]) => `"${c.name}" = excluded."${c.name}"`).join(", ")} where excluded."ts" >= "analytics_visits"."ts"`,
+  );
+  const keys = columns.map(([key]) => key as keyof VisitorPosition);
+  const values: unknown[] = new Array(keys.length);
+  return async (visits) => {
+    for (const visit of visits) {
+      for (let i = 0; i < keys.length; i++) values[i] = visit[keys[i]!];
+      upsert(values);
+    }
+  };
+}
+
 /** Analytics: raw events, rollups, salts and settings. */
 export interface AnalyticsStore extends AnalyticsQueries {
   insertEvents(rows: readonly AnalyticsEventRecord[]): Promise<void>;
   /** Inserts `count` events given as their `EVENT_KEYS` values one after another (the writer's rows, no objects). */
   insertEventValues(values: readonly unknown[], count: number): Promise<void>;
-  /** Events since `since` of the given visitors, for continuing their visits. */
+  /** The current visits of the given visitors whose latest event is since `since`, for continuing them. */
   recentPositions(
     websiteIds: readonly string[],
     visitorIds: readonly string[],
     since: number,
   ): Promise<VisitorPosition[]>;
+  /** Keeps each visitor's visit as given, unless a later event of it is kept already (another node's). */
+  saveVisits(visits: readonly VisitorPosition[]): Promise<void>;
+  /** Deletes the visits whose latest event is before `before`; returns how many. */
+  deleteVisitsBefore(before: number): Promise<number>;
   /** The salt of `day` (YYYY-MM-DD): `candidate` when this call creates it, else the one stored first. */
   salt(day: string, candidate: string): Promise<string>;
   /** Deletes the salts of days before `day`. */
@@ -152,6 +184,7 @@ export interface AnalyticsStore extends AnalyticsQueries {
 
 export function analyticsStore(db: Db, t: Tables, dialect: Dialect): AnalyticsStore {
   const e = t.analyticsEvents;
+  const v = t.analyticsVisits;
   const insertEventValues = eventInserter(db, e, dialect);
   return {
     ...analyticsQueries(db, t, dialect),
@@ -164,27 +197,20 @@ export function analyticsStore(db: Db, t: Tables, dialect: Dialect): AnalyticsSt
     async recentPositions(websiteIds, visitorIds, since) {
       if (visitorIds.length === 0) return [];
       return db
-        .select({
-          websiteId: e.websiteId,
-          visitorId: e.visitorId,
-          sessionId: e.sessionId,
-          ts: e.ts,
-          source: e.source,
-          referrer: e.referrer,
-          utmSource: e.utmSource,
-          utmMedium: e.utmMedium,
-          utmCampaign: e.utmCampaign,
-          utmTerm: e.utmTerm,
-          utmContent: e.utmContent,
-        })
-        .from(e)
+        .select()
+        .from(v)
         .where(
           and(
-            inArray(e.websiteId, [...new Set(websiteIds)]),
-            inArray(e.visitorId, [...new Set(visitorIds)]),
-            gte(e.ts, since),
+            inArray(v.websiteId, [...new Set(websiteIds)]),
+            inArray(v.visitorId, [...new Set(visitorIds)]),
+            gte(v.ts, since),
           ),
         );
+    },
+    saveVisits: visitSaver(db, v, dialect),
+    async deleteVisitsBefore(before) {
+      const gone = await db.delete(v).where(lt(v.ts, before)).returning({ ts: v.ts });
+      return gone.length;
     },
     async salt(day, candidate) {
       await db.insert(t.analyticsSalts).values({ day, salt: candidate }).onConflictDoNothing();

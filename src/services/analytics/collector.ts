@@ -1,9 +1,9 @@
 import type { Database } from "../../db/database.ts";
-import { appendHit, HIT_FIELDS } from "./hit-batch.ts";
-import { createBatchWriter, type Hit } from "./writer.ts";
+import { appendHit, HIT_FIELDS, type Hit } from "./hit-batch.ts";
+import { createBatchWriter } from "./writer.ts";
 import { threadWriter } from "./writer-thread.ts";
 
-export type { Hit } from "./writer.ts";
+export type { Hit } from "./hit-batch.ts";
 
 /** The request headers the collector reads. */
 export interface HitHeaders {

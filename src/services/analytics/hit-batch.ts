@@ -1,4 +1,18 @@
-import type { Hit } from "./writer.ts";
+/** A page view or event as the request path hands it over: copied strings only, nothing parsed yet. */
+export interface Hit {
+  websiteId: string;
+  ts: number;
+  /** The site's host (a referrer from it is internal navigation). */
+  host: string;
+  name: string;
+  pathname: string;
+  search: string;
+  ip: string;
+  userAgent: string;
+  referer: string | null;
+  engagementMs?: number;
+  props?: Record<string, string> | null;
+}
 
 /** Fields a hit takes in a batch. */
 export const HIT_FIELDS = 11;

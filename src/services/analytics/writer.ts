@@ -8,22 +8,6 @@ import { countryLookup } from "./geoip.ts";
 import { HIT_FIELDS } from "./hit-batch.ts";
 import { ipMatcher } from "./settings.ts";
 
-/** A page view or event as the request path hands it over: copied strings only, nothing parsed yet. */
-export interface Hit {
-  websiteId: string;
-  ts: number;
-  /** The site's host (a referrer from it is internal navigation). */
-  host: string;
-  name: string;
-  pathname: string;
-  search: string;
-  ip: string;
-  userAgent: string;
-  referer: string | null;
-  engagementMs?: number;
-  props?: Record<string, string> | null;
-}
-
 /** A visit ends after 30 minutes without an event. */
 export const VISIT_TIMEOUT_MS = 30 * 60 * 1000;
 const SETTINGS_TTL_MS = 30_000;
@@ -65,11 +49,24 @@ interface Visit {
  */
 interface Visitor {
   websiteId: string;
+  /** The last batch that wrote one of its events (its visit is saved once a batch). */
+  batch: number;
   client: Client | null;
   visitorId: string;
   country: string;
   visit: Visit | undefined;
 }
+
+/** What `analytics_visits` keeps of a visitor with a visit. */
+const positionOf = ({ websiteId, visitorId, visit }: Visitor): VisitorPosition => ({
+  websiteId,
+  visitorId,
+  sessionId: visit!.sessionId,
+  ts: visit!.ts,
+  source: visit!.source,
+  referrer: visit!.referrer,
+  ...visit!.utm,
+});
 
 /**
  * A bounded map costing one lookup a hit (an LRU costs a delete and an insert): entries live in the current
@@ -119,6 +116,8 @@ export function createBatchWriter(db: Database, geoip?: Uint8Array): BatchWriter
   /** Per batch: each hit's visitor (undefined when left out), and the rows' values. */
   const of: (Visitor | undefined)[] = [];
   const values: unknown[] = [];
+  let batches = 0;
+  let swept = 0;
 
   async function saltOf(day: string): Promise<string> {
     const known = salts.get(day);
@@ -207,7 +206,7 @@ export function createBatchWriter(db: Database, geoip?: Uint8Array): BatchWriter
               .slice(0, 22)
           : "";
         const country = (client && countryOf?.(ip)?.toUpperCase().slice(0, 2)) || "";
-        visitor = { websiteId, client, visitorId, country, visit: undefined };
+        visitor = { websiteId, batch: 0, client, visitorId, country, visit: undefined };
         visitors.set(key, visitor);
         if (client) unknown.push([key, visitor]);
       }
@@ -242,6 +241,8 @@ export function createBatchWriter(db: Database, geoip?: Uint8Array): BatchWriter
           (a, b) => (batch[a * HIT_FIELDS + 1] as number) - (batch[b * HIT_FIELDS + 1] as number),
         );
     let rows = 0;
+    const batchNo = ++batches;
+    const touched: Visitor[] = [];
     for (let n = 0; n < hits; n++) {
       const h = order ? order[n]! : n;
       const visitor = of[h];
@@ -264,6 +265,10 @@ export function createBatchWriter(db: Database, geoip?: Uint8Array): BatchWriter
         visitor.visit = visit;
       }
       if (ts > visit.ts) visit.ts = ts;
+      if (visitor.batch !== batchNo) {
+        visitor.batch = batchNo;
+        touched.push(visitor);
+      }
       // In the order of EVENT_KEYS.
       let at = rows * WIDTH;
       values[at++] = newId();
@@ -289,7 +294,13 @@ export function createBatchWriter(db: Database, geoip?: Uint8Array): BatchWriter
       values[at] = propsOf(batch[o + 10] as Record<string, string> | null);
       rows++;
     }
-    await db.transaction((s) => s.analytics.insertEventValues(values, rows));
+    const sweep = now - swept > VISIT_TIMEOUT_MS;
+    if (sweep) swept = now;
+    await db.transaction(async (s) => {
+      await s.analytics.insertEventValues(values, rows);
+      await s.analytics.saveVisits(touched.map(positionOf));
+      if (sweep) await s.analytics.deleteVisitsBefore(now - VISIT_TIMEOUT_MS * 2);
+    });
     return { written: rows, excluded };
   };
 }
