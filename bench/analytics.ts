@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -67,6 +67,43 @@ const wrk = async (port: number, host: string) =>
 const cpu = () => ({ process: process.cpuUsage(), thread: process.threadCpuUsage() });
 const spent = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => b.user - a.user + (b.system - a.system);
 
+/** CPU time (µs) of this process's threads by kind, from each `/proc/self/task/<id>/stat` (Linux; empty elsewhere). */
+function threadCpu(): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync("/proc/self/task");
+  } catch {
+    return kinds;
+  }
+  for (const task of tasks) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/self/task/${task}/stat`, "utf8");
+    } catch {
+      continue; // ended meanwhile
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const kind =
+      name === "MainThread"
+        ? "serving"
+        : name.startsWith("analytics")
+          ? "writer"
+          : name === "V8Worker"
+            ? "v8 helpers"
+            : "other";
+    // utime and stime (fields 14 and 15 of the line) in clock ticks of 10 ms.
+    kinds[kind] = (kinds[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10_000;
+  }
+  return kinds;
+}
+const threadsSpent = (a: Record<string, number>, b: Record<string, number>, requests: number) =>
+  Object.keys(b)
+    .sort()
+    .map((kind) => `${kind} ${((b[kind]! - (a[kind] ?? 0)) / requests).toFixed(1)}`)
+    .join(", ");
+
 /**
  * Serving the starter page with and without recording, interleaved (without, with, without, with; the better run
  * of each counted), on a fresh database each: requests per second, page views recorded per second of the run
@@ -76,7 +113,10 @@ const spent = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => b.user - a.user + (b.s
  */
 async function ingestion(name: string, freshUrl: () => Promise<string>, dir: string) {
   const result = await buildSite({ files: starterFiles("Bench"), organizationId: "bench", mode: "publish" });
-  const best: Record<string, { rate: number; cpu: number; thread: number; recorded: number }> = {};
+  const best: Record<
+    string,
+    { rate: number; cpu: number; thread: number; recorded: number; threads: string }
+  > = {};
   let written = 0;
   let dropped = 0;
   let batches = 0;
@@ -99,14 +139,17 @@ async function ingestion(name: string, freshUrl: () => Promise<string>, dir: str
     });
     await platform.analytics.flush();
     const before = cpu();
+    const threadsBefore = threadCpu();
     const rate = await wrk(server.port, `${website.slug}.localhost`);
     const after = cpu();
+    const threadsAfter = threadCpu();
     const requests = rate * WRK_SECONDS;
     const run = {
       rate,
       cpu: spent(before.process, after.process) / requests,
       thread: spent(before.thread, after.thread) / requests,
       recorded: 0,
+      threads: threadsSpent(threadsBefore, threadsAfter, rate * WRK_SECONDS),
     };
     await server.close();
     await platform.analytics.close();
@@ -122,7 +165,7 @@ async function ingestion(name: string, freshUrl: () => Promise<string>, dir: str
   const off = best.without!;
   const on = best.with!;
   console.log(
-    `${name} ingestion: ${off.rate.toFixed(0)} req/s without analytics, ${on.rate.toFixed(0)} req/s with; ratio ${(on.rate / off.rate).toFixed(3)}; ${on.recorded.toFixed(0)} page views/s recorded, ratio ${(on.recorded / off.rate).toFixed(3)}; CPU per request ${off.cpu.toFixed(1)} / ${on.cpu.toFixed(1)} µs (process), ${off.thread.toFixed(1)} / ${on.thread.toFixed(1)} µs (serving thread): CPU ratio ${(off.cpu / on.cpu).toFixed(3)}, serving-thread ratio ${(off.thread / on.thread).toFixed(3)}; ${written} page views written in ${batches} batches (${(written / Math.max(batches, 1)).toFixed(0)} per batch), ${dropped} dropped`,
+    `${name} ingestion: ${off.rate.toFixed(0)} req/s without analytics, ${on.rate.toFixed(0)} req/s with; ratio ${(on.rate / off.rate).toFixed(3)}; ${on.recorded.toFixed(0)} page views/s recorded, ratio ${(on.recorded / off.rate).toFixed(3)}; CPU per request ${off.cpu.toFixed(1)} / ${on.cpu.toFixed(1)} µs (process), ${off.thread.toFixed(1)} / ${on.thread.toFixed(1)} µs (serving thread): CPU ratio ${(off.cpu / on.cpu).toFixed(3)}, serving-thread ratio ${(off.thread / on.thread).toFixed(3)}; ${written} page views written in ${batches} batches (${(written / Math.max(batches, 1)).toFixed(0)} per batch), ${dropped} dropped; µs/request by thread without: ${off.threads}; with: ${on.threads}`,
   );
   // A ratio bought by dropping page views is not a result: the run fails.
   if (dropped > 0) {

@@ -3,7 +3,7 @@
 // side with a baseline in the same run: the same page as one hand-written SQL statement over the same tables.
 // Run: npm run bench:cms   (BENCH_CMS_ITEMS, BENCH_CMS_QUERIES, BENCH_PG_URL override the defaults; BENCH_PG_URL=off skips
 // PostgreSQL, BENCH_SQLITE=off skips SQLite; BENCH_CMS_EXPLAIN=1 prints PostgreSQL's plan of the baseline, BENCH_CMS_KEEP=1
-// keeps the PostgreSQL database for EXPLAIN ANALYZE by hand). Both databases are judged: query p99 ≤ 20 ms, over at least
+// keeps both databases for EXPLAIN ANALYZE by hand). Both databases are judged: query p99 ≤ 20 ms, over at least
 // 100 timed queries. Beside the figures: the plan of the statement the platform runs (with the equality set it
 // chose, cms-query-sets.ts; rows of the sort index walked, and on PostgreSQL the buffers it touched), that
 // statement and the plain one (no set) timed alternately, node's CPU time per query and the load average.
@@ -405,5 +405,6 @@ try {
     }
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (process.env.BENCH_CMS_KEEP && SQLITE) console.log(`kept SQLite database ${join(dir, "bench.db")}`);
+  else rmSync(dir, { recursive: true, force: true });
 }

@@ -119,6 +119,8 @@ export interface RatioLine {
   /** The same from CPU time per request (baseline µs ÷ candidate µs): less sensitive to a busy machine. */
   cpuRatio: number;
   target: number;
+  /** false for a line printed for context only (no target). */
+  judged?: boolean;
 }
 
 /** Throughput ratio candidate/baseline of one group: > 1 means the candidate serves more requests per second. */
@@ -178,8 +180,8 @@ export function formatTable(lines: RatioLine[]): string {
       `${fmtRate(l.baselineRate)} (${fmtUs(l.baselineRate)})`,
       `${l.ratio.toFixed(2)} [${l.min.toFixed(2)}–${l.max.toFixed(2)}]`,
       l.cpuRatio.toFixed(2),
-      `≥ ${l.target}`,
-      l.ratio >= l.target ? "PASS" : "MISS",
+      l.judged === false ? "—" : `≥ ${l.target}`,
+      l.judged === false ? "not judged" : l.ratio >= l.target ? "PASS" : "MISS",
     ]),
   );
 }

@@ -58,17 +58,23 @@ function fail(variant: string, response: Response, text: string): never {
 
 const LIST_PATH = `/v1/websites?limit=${PAGE}`;
 
-/** `GET /v1/websites?limit=20` with a bench key; every response must be 200 with a page of items. */
-function restVariant(name: string, client: Client, keys: KeyPool): Variant {
+/**
+ * `GET /v1/websites?limit=20` with a bench key; every response must be 200 with a page of items. With
+ * `alternate`, every other request asks for one item less, so no answer is the one before it: the page, its output
+ * check and its JSON are built for every request (only the rows read stay reused while the database is unchanged).
+ */
+function restVariant(name: string, client: Client, keys: KeyPool, alternate = false): Variant {
   return {
     name,
     async round(n) {
       const keyFor = await keys.reserve(n);
       return async (i) => {
-        const response = await client.send(LIST_PATH, { headers: { authorization: `Bearer ${keyFor(i)}` } });
+        const limit = alternate && i % 2 === 1 ? PAGE - 1 : PAGE;
+        const path = limit === PAGE ? LIST_PATH : `/v1/websites?limit=${limit}`;
+        const response = await client.send(path, { headers: { authorization: `Bearer ${keyFor(i)}` } });
         const text = await response.text();
         if (response.status !== 200 || !text.startsWith('{"items":[')) fail(name, response, text);
-        if (i === 0 && (JSON.parse(text) as { items: unknown[] }).items.length !== PAGE)
+        if (i === 0 && (JSON.parse(text) as { items: unknown[] }).items.length !== limit)
           fail(name, response, text);
       };
     },
@@ -134,6 +140,19 @@ async function main(fx: Fixture) {
     );
     lines.push(ratioOf(group, "REST ours", "bare h3", REST_TARGET));
   }
+  // Not judged: the same read when its answer cannot be reused (limit 20 and 19 alternating), so what reuse buys
+  // (the page, its output check and JSON built once while the database is unchanged) is visible beside the line.
+  progress("REST in-process, answer rebuilt each request");
+  const rebuilt = await runGroup(
+    "REST in-process, sequential, answer rebuilt each request (not judged)",
+    [
+      restVariant("REST ours, limit 20/19", inProcess(fx.app), k, true),
+      restVariant("bare h3", inProcess(bare), k),
+    ],
+    1,
+    settings,
+  );
+  lines.push({ ...ratioOf(rebuilt, "REST ours, limit 20/19", "bare h3", 0), judged: false });
 
   // (b) MCP: our endpoint vs the SDK's per-request McpServer pattern, and vs REST for the same operation.
   for (const [template, concurrency] of [
@@ -184,9 +203,10 @@ async function main(fx: Fixture) {
     `\nwrk: 1 thread, ${WRK_CONNECTIONS} connections, ${wrkSettings.rounds} interleaved rounds of ${wrkSettings.seconds} s per variant against servers listening on port 0 (listen() of src/server.ts, as \`sitewright dev\`); keys rotate so none is throttled, and every response is checked in wrk's Lua (status 200 and the expected body). ratio = median of per-round ratios; req/s, p99 and cpu/req (this process's CPU time per request: the servers', since wrk runs apart) are medians; cpu ratio = median of per-round baseline ÷ candidate CPU per request.`,
   );
   const all = [...lines, ...wrkLines];
-  const missed = all.filter((l) => l.ratio < l.target).length;
+  const judged = all.filter((l) => l.judged !== false);
+  const missed = judged.filter((l) => l.ratio < l.target).length;
   console.log(
-    `${all.length - missed}/${all.length} PASS; ${k.minted} API keys minted; total ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+    `${judged.length - missed}/${judged.length} PASS; ${k.minted} API keys minted; total ${((performance.now() - started) / 1000).toFixed(0)} s.`,
   );
 }
 

@@ -111,7 +111,10 @@ async function principalOf(
   const secret = match[1]!;
   if (secret.startsWith(ACCESS_TOKEN_PREFIX)) return principalOfAccessToken(platform, secret, options);
   if (!isSecretShaped(secret)) throw unauthorized("Malformed API key.");
-  const key = await platform.db.read((stores) => stores.apiKeys.findBySecretHash(hashSecret(secret)));
+  const hash = hashSecret(secret);
+  const key =
+    platform.db.peek?.((stores) => stores.apiKeys.peekBySecretHash(hash)) ??
+    (await platform.db.read((stores) => stores.apiKeys.findBySecretHash(hash)));
   if (!key) throw unauthorized("Unknown API key.");
   if (key.revokedAt !== null) throw unauthorized("This API key has been revoked.");
   if (key.expiresAt !== null && key.expiresAt <= Date.now()) throw unauthorized("This API key has expired.");

@@ -30,6 +30,12 @@ export interface Database {
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
   /** Runs reads that need no transaction. */
   read<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+  /**
+   * SQLite: runs `work`, which only looks at the stores' caches of unchanged reads (no query), at once, outside the
+   * queue of units of work. A value the cache still holds is what a read queued now would return. Absent on
+   * PostgreSQL, which keeps no such caches.
+   */
+  peek?<T>(work: (stores: Stores) => T): T;
   readonly rateLimiter: RateLimiter;
   /**
    * SQLite: a value that changes once another connection to the file (another process) committed (`PRAGMA

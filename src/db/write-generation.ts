@@ -109,6 +109,36 @@ export class WriteTracker {
   }
 }
 
+const trackers = new WeakMap<BetterSqlite3.Database, WriteTracker>();
+
+/**
+ * The tracker of a SQLite connection (its units of work run one at a time): drizzle's logger of the connection and
+ * its `rawWrite` statements report to it.
+ */
+export function connectionWrites(connection: BetterSqlite3.Database): WriteTracker {
+  let tracker = trackers.get(connection);
+  if (!tracker) {
+    tracker = new WriteTracker();
+    trackers.set(connection, tracker);
+  }
+  return tracker;
+}
+
+/**
+ * A write run straight on a SQLite connection, past drizzle (binding values natively, for bulk inserts): the
+ * statement `text` is prepared on the first run, and every run counts the tables it writes with the connection's
+ * tracker, as drizzle's logger does for its queries (so the caches see it, when issued and when its unit ends).
+ */
+export function rawWrite(connection: BetterSqlite3.Database, text: string): (values: unknown[]) => void {
+  const logger = connectionWrites(connection).logger;
+  let statement: BetterSqlite3.Statement | undefined;
+  return (values) => {
+    statement ??= connection.prepare(text);
+    logger.logQuery(text);
+    statement.run(values);
+  };
+}
+
 /**
  * A number that changes whenever one of `tableNames` is written by this process, or `external` (another
  * process's commits: `sqliteDataVersion`) returns a new value. Unknown table names throw.

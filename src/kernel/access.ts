@@ -4,7 +4,7 @@ import type { OrganizationRecord } from "../db/stores/organizations.ts";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
 import { ApiError, notFound } from "./errors.ts";
 import { isIdShaped } from "./ids.ts";
-import { bestGrant, type Grant, grantsIn, grantsOnWebsite, type Principal } from "./principal.ts";
+import { type Grant, grantsIn, grantsOnWebsite, outranks, type Principal } from "./principal.ts";
 import { type AccessRule, grantHolds } from "./roles.ts";
 
 /**
@@ -25,59 +25,83 @@ export interface Access {
   readonly resolved: { organizationId?: string; websiteId?: string };
 }
 
+/** The scope checks of one call (`principal` calling `tool` in `stores`' unit of work). */
 export function createAccess(
   principal: Principal,
   tool: { operationId: string; access: AccessRule },
   stores: Stores,
 ): Access {
-  const resolved: Access["resolved"] = {};
-  const holds = (grant: Grant) => grantHolds(grant.role, grant.websiteIds !== undefined, tool.access);
-  const forbidden = () =>
-    new ApiError(
+  return new CallAccess(principal, tool, stores);
+}
+
+/** A class rather than closures built per call: a read allocates this object and its `resolved`. */
+class CallAccess implements Access {
+  readonly resolved: Access["resolved"] = {};
+
+  constructor(
+    readonly principal: Principal,
+    readonly tool: { operationId: string; access: AccessRule },
+    readonly stores: Stores,
+  ) {}
+
+  grantIn(organizationId: string): Grant | undefined {
+    let best: Grant | undefined;
+    for (const grant of this.principal.grants) {
+      if (grant.organizationId !== organizationId || !this.holds(grant)) continue;
+      if (!best || outranks(grant, best)) best = grant;
+    }
+    return best;
+  }
+
+  async organization(organizationId: string): Promise<OrganizationRecord> {
+    const org = isIdShaped(organizationId) ? await this.stores.organizations.get(organizationId) : undefined;
+    if (!org) throw notFound("Organization", organizationId);
+    const grants = grantsIn(this.principal, organizationId);
+    if (grants.length === 0) {
+      throw new ApiError("forbidden", `This credential has no grant on organization '${organizationId}'.`, {
+        suggestion: "Call {{organizations.list}} to see the organizations this credential can access.",
+      });
+    }
+    if (!grants.some((grant) => this.holds(grant))) throw this.forbidden();
+    this.resolved.organizationId = org.id;
+    return org;
+  }
+
+  async website(websiteId: string): Promise<WebsiteRecord> {
+    const website = isIdShaped(websiteId) ? await this.stores.websites.get(websiteId) : undefined;
+    const grants = website ? grantsOnWebsite(this.principal, website.organizationId, website.id) : [];
+    if (!website || grants.length === 0) {
+      throw new ApiError("not_found", `Website '${websiteId}' was not found.`, {
+        suggestion: "Call {{websites.list}} to see the websites this credential can access.",
+      });
+    }
+    if (!grants.some((grant) => this.holds(grant))) throw this.forbidden();
+    this.resolved.organizationId = website.organizationId;
+    this.resolved.websiteId = website.id;
+    return website;
+  }
+
+  async apiKey(apiKeyId: string): Promise<ApiKeyRecord> {
+    const key = isIdShaped(apiKeyId) ? await this.stores.apiKeys.get(apiKeyId) : undefined;
+    if (!key || !grantsIn(this.principal, key.organizationId).some((grant) => this.holds(grant))) {
+      throw notFound("API key", apiKeyId);
+    }
+    this.resolved.organizationId = key.organizationId;
+    return key;
+  }
+
+  private holds(grant: Grant): boolean {
+    return grantHolds(grant.role, grant.websiteIds !== undefined, this.tool.access);
+  }
+
+  private forbidden(): ApiError {
+    return new ApiError(
       "forbidden",
-      `This credential's role does not include ${tool.operationId} in this organization.`,
+      `This credential's role does not include ${this.tool.operationId} in this organization.`,
       {
         suggestion:
           "Use a key whose role and access cover this operation, or ask an admin to change this key.",
       },
     );
-
-  return {
-    resolved,
-    grantIn(organizationId) {
-      return bestGrant(grantsIn(principal, organizationId).filter(holds));
-    },
-    async organization(organizationId) {
-      const org = isIdShaped(organizationId) ? await stores.organizations.get(organizationId) : undefined;
-      if (!org) throw notFound("Organization", organizationId);
-      const grants = grantsIn(principal, organizationId);
-      if (grants.length === 0) {
-        throw new ApiError("forbidden", `This credential has no grant on organization '${organizationId}'.`, {
-          suggestion: "Call {{organizations.list}} to see the organizations this credential can access.",
-        });
-      }
-      if (!grants.some(holds)) throw forbidden();
-      resolved.organizationId = org.id;
-      return org;
-    },
-    async website(websiteId) {
-      const website = isIdShaped(websiteId) ? await stores.websites.get(websiteId) : undefined;
-      const grants = website ? grantsOnWebsite(principal, website.organizationId, website.id) : [];
-      if (!website || grants.length === 0) {
-        throw new ApiError("not_found", `Website '${websiteId}' was not found.`, {
-          suggestion: "Call {{websites.list}} to see the websites this credential can access.",
-        });
-      }
-      if (!grants.some(holds)) throw forbidden();
-      resolved.organizationId = website.organizationId;
-      resolved.websiteId = website.id;
-      return website;
-    },
-    async apiKey(apiKeyId) {
-      const key = isIdShaped(apiKeyId) ? await stores.apiKeys.get(apiKeyId) : undefined;
-      if (!key || !grantsIn(principal, key.organizationId).some(holds)) throw notFound("API key", apiKeyId);
-      resolved.organizationId = key.organizationId;
-      return key;
-    },
-  };
+  }
 }

@@ -1,4 +1,5 @@
 import { ApiError } from "./errors.ts";
+import { freezeDeep, isFrozenDeep } from "./frozen.ts";
 import { fields, listOf } from "./schemas.ts";
 
 /** Position after the last item of a page in a newest-first keyset: creation time (ms) and id. */
@@ -66,6 +67,33 @@ function cursorPage<T, R>(
   return { items: slice.map(project), nextCursor: more && last ? encodeCursor(positionOf(last)) : null };
 }
 
+/** The last page built from a deep-frozen rows array (see `reusedPage`). */
+const reusedPages = new WeakMap<
+  object,
+  { limit: number; project: unknown; basis: unknown; page: CursorPage<unknown> }
+>();
+
+/**
+ * `cursorPage` projecting each row by `project(basis, row)`. Rows a store reuses while unchanged come deep-frozen
+ * (unchanged-cache.ts): for those the page is built once per rows array, limit, projection and basis, and
+ * deep-frozen itself, so what derives from it (the output check, the answer's JSON text) is worked out once too.
+ */
+function reusedPage<T extends KeysetRow, B, R>(
+  rows: readonly T[],
+  input: { limit: number },
+  project: (basis: B, row: T) => R,
+  basis: B,
+): CursorPage<R> {
+  if (!isFrozenDeep(rows)) return cursorPage(rows, input, (row: T) => project(basis, row));
+  const kept = reusedPages.get(rows);
+  if (kept && kept.limit === input.limit && kept.project === project && kept.basis === basis) {
+    return kept.page as CursorPage<R>;
+  }
+  const page = freezeDeep(cursorPage(rows, input, (row: T) => project(basis, row)));
+  reusedPages.set(rows, { limit: input.limit, project, basis, page });
+  return page;
+}
+
 /**
  * A list paged by an opaque cursor over a keyset (`createdAt`, then `id`): the input fields agents pass, the
  * output they get, what to ask the store for, and the page to answer with.
@@ -84,6 +112,8 @@ export const cursorList = {
    * more follow. `positionOf` names a row's position when it is not the row's own `createdAt` and `id`.
    */
   page: cursorPage,
+  /** `page` with `project(basis, row)`, built once while the store reuses the same rows (see `reusedPage`). */
+  reusedPage,
 };
 
 /**

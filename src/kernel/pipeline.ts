@@ -4,6 +4,7 @@ import { type Access, createAccess } from "./access.ts";
 import type { PrepareContext, ToolContext, Transport } from "./context.ts";
 import type { Tool } from "./define-tool.ts";
 import { ApiError, toApiError } from "./errors.ts";
+import { isFrozenDeep } from "./frozen.ts";
 import { newId } from "./ids.ts";
 import { fitOutput } from "./output-fit.ts";
 import type { Platform } from "./platform.ts";
@@ -159,7 +160,7 @@ class Operation {
   async read(): Promise<unknown> {
     if (this.tool.prepare) await this.prepare();
     const output = await this.platform.db.read((stores) => this.handle(stores));
-    const fitted = fitOutput(this.tool.output, output);
+    const fitted = fitOnce(this.tool, output);
     if (this.committed.length > 0) await this.afterCommit();
     return fitted;
   }
@@ -251,6 +252,18 @@ class Operation {
       );
     }
   }
+}
+
+/** Deep-frozen outputs that passed their tool's output check as they are: they cannot have changed since. */
+const fitted = new WeakMap<object, Tool["output"]>();
+
+/** `fitOutput`, once per deep-frozen output (a page a tool reuses while the database is unchanged). */
+function fitOnce(tool: Tool, output: unknown): unknown {
+  if (!isFrozenDeep(output)) return fitOutput(tool.output, output);
+  if (fitted.get(output) === tool.output) return output;
+  const result = fitOutput(tool.output, output);
+  if (result === output) fitted.set(output, tool.output);
+  return result;
 }
 
 /** What a handler receives: the operation's principal, time and prepared value, and its unit of work. */

@@ -49,11 +49,18 @@ export function grantsIn(principal: Principal, organizationId: string): Grant[] 
 
 /** Organization-wide grants first, then the highest role. */
 export function bestGrant(grants: readonly Grant[]): Grant | undefined {
-  const score = (g: Grant) => (g.websiteIds === undefined ? 10 : 0) + roleRank(g.role);
-  return grants.reduce<Grant | undefined>(
-    (best, g) => (!best || score(g) > score(best) ? g : best),
-    undefined,
-  );
+  let best: Grant | undefined;
+  for (const grant of grants) if (!best || outranks(grant, best)) best = grant;
+  return best;
+}
+
+/** Whether `grant` comes before `other` in `bestGrant`'s order (the first of equals wins). */
+export function outranks(grant: Grant, other: Grant): boolean {
+  return grantScore(grant) > grantScore(other);
+}
+
+function grantScore(grant: Grant): number {
+  return (grant.websiteIds === undefined ? 10 : 0) + roleRank(grant.role);
 }
 
 /** The grants of the principal that reach a website of an organization (their highest role is the effective one). */

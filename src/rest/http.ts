@@ -1,4 +1,5 @@
 import { ApiError, type ErrorBody } from "../kernel/errors.ts";
+import { isFrozenDeep } from "../kernel/frozen.ts";
 import { checkJsonShape } from "../kernel/json-depth.ts";
 import type { JsonSchema } from "../kernel/json-schema.ts";
 import { type BodyLimit, readBodyText } from "./body.ts";
@@ -11,9 +12,24 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
+/** UTF-8 JSON of deep-frozen bodies (outputs reused while the database is unchanged): they cannot change. */
+const encoded = new WeakMap<object, Uint8Array<ArrayBuffer>>();
+const encoder = new TextEncoder();
+
+/** The JSON of `body`: a string, or for a deep-frozen body its bytes, serialized and encoded once. */
+function jsonBody(body: unknown): string | Uint8Array<ArrayBuffer> {
+  if (!isFrozenDeep(body)) return JSON.stringify(body);
+  let bytes = encoded.get(body);
+  if (bytes === undefined) {
+    bytes = encoder.encode(JSON.stringify(body));
+    encoded.set(body, bytes);
+  }
+  return bytes;
+}
+
 /** The 200 JSON answer of an operation route, built with its request's `X-Request-Id`: one header object. */
 export function jsonWithRequestId(body: unknown, requestId: string): Response {
-  return new Response(JSON.stringify(body), {
+  return new Response(jsonBody(body), {
     headers: {
       "content-type": "application/json; charset=utf-8",
       "cache-control": "no-store",

@@ -230,6 +230,33 @@ for (const dialect of dialects) {
       expect(await events(w.id)).toHaveLength(6);
     });
 
+    it("continues a visit on another writer (another node, or after a restart), and a new visit after 30 minutes", async () => {
+      const w = await published();
+      const hit = hitOf(w, "10.6.6.6");
+      const first = ownCollector();
+      first.record({ ...hit, ts: hit.ts - 60_000 });
+      await first.close();
+      // A writer with nothing in memory: the visit comes from what the first one stored.
+      const second = ownCollector();
+      second.record({ ...hit, pathname: "/about" });
+      await second.close();
+      const third = ownCollector();
+      third.record({ ...hit, ts: hit.ts + 31 * 60_000 });
+      await third.close();
+      const rows = await t.platform.db.read((s) =>
+        s.analytics.rawEvents(
+          w.id,
+          { from: 0, to: hit.ts + 32 * 60_000 },
+          { limit: 10, pageviewsOnly: false },
+        ),
+      );
+      expect(rows.map((r) => r.path).sort()).toEqual(["/", "/", "/about"]);
+      const byTs = [...rows].sort((a, b) => a.ts - b.ts);
+      expect(byTs[1]!.sessionId).toBe(byTs[0]!.sessionId);
+      expect(byTs[2]!.sessionId).not.toBe(byTs[0]!.sessionId);
+      expect(new Set(rows.map((r) => r.visitorId)).size).toBe(1);
+    });
+
     it("hands batches to the writer thread intact: odd text, properties, engagement, several batches", async () => {
       const w = await published();
       const collector = ownCollector({ batchSize: 2 });

@@ -5,11 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isConnectionLoss } from "../../src/db/dialects/pg-retry.ts";
 import { starterFiles } from "../../src/framework/index.ts";
 import { createLogger } from "../../src/observability/log.ts";
-import { type Listening, listen } from "../../src/server.ts";
 import { rawQuery } from "../stores/fixtures.ts";
 import { dialects } from "../support/databases.ts";
 import { publishFiles, rawRequest } from "../support/hosting.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useListeningPlatform } from "../support/platform.ts";
 
 const pg = dialects.find((d) => d.name === "pg")!;
 
@@ -27,34 +26,25 @@ describe("connection-level errors", () => {
 });
 
 describe.skipIf(!pg.available)("terminated connections under load [pg]", () => {
-  let t: TestPlatform;
-  let server: Listening;
-  let port: number;
+  const served = useListeningPlatform("pg");
   let slug: string;
   const failures: unknown[] = [];
 
   beforeAll(async () => {
-    t = await createTestPlatform("pg");
-    t.platform.log = createLogger({
+    served.t.platform.log = createLogger({
       format: "json",
       level: "error",
       destination: { write: (line: string) => void failures.push(JSON.parse(line)) },
     });
-    const website = await t.createWebsite("Retry Site");
+    const website = await served.t.createWebsite("Retry Site");
     slug = website.slug;
-    await publishFiles(t.platform, website.id, starterFiles(website.name));
-    server = await listen(t.app, 0);
-    port = server.port;
-  });
-  afterAll(async () => {
-    await server?.close();
-    await t?.close();
+    await publishFiles(served.t.platform, website.id, starterFiles(website.name));
   });
 
   it("answers every read and site request, and applies every acknowledged write exactly once", {
     timeout: 180_000,
   }, async () => {
-    const database = new URL(t.databaseUrl).pathname.slice(1);
+    const database = new URL(served.t.databaseUrl).pathname.slice(1);
     let running = true;
     let terminations = 0;
     // Workers wait for a round of terminations every few requests, so the load and the terminations interleave
@@ -67,7 +57,7 @@ describe.skipIf(!pg.available)("terminated connections under load [pg]", () => {
       while (running) {
         const ended = await rawQuery(
           "pg",
-          t.databaseUrl,
+          served.t.databaseUrl,
           "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
           [database],
         );
@@ -86,22 +76,22 @@ describe.skipIf(!pg.available)("terminated connections under load [pg]", () => {
       statuses.set(key, (statuses.get(key) ?? 0) + 1);
     };
     const acknowledged: string[] = [];
-    const key = `Bearer ${t.adminKey.plaintextKey}`;
+    const key = `Bearer ${served.t.adminKey.plaintextKey}`;
     const worker = async (n: number) => {
       for (let i = 0; i < 24; i++) {
         if (i % 6 === 3) await nextRound;
-        const site = await rawRequest(port, `${slug}.localhost`, "/");
+        const site = await rawRequest(served.port, `${slug}.localhost`, "/");
         count("site", site.status);
-        const list = await fetch(`${server.url}/v1/websites`, { headers: { authorization: key } });
+        const list = await fetch(`${served.url}/v1/websites`, { headers: { authorization: key } });
         count("read", list.status);
         await list.arrayBuffer();
         if (i % 6 === 0) {
           const name = `Write ${n}-${i}`;
-          const created = await fetch(`${server.url}/v1/apiKeys`, {
+          const created = await fetch(`${served.url}/v1/apiKeys`, {
             method: "POST",
             headers: { authorization: key, "content-type": "application/json" },
             body: JSON.stringify({
-              organizationId: t.local.organization.id,
+              organizationId: served.t.local.organization.id,
               name,
               access: { kind: "organization", role: "content_editor" },
             }),
@@ -124,7 +114,7 @@ describe.skipIf(!pg.available)("terminated connections under load [pg]", () => {
     // retried. Every acknowledged one is there once, and nothing is there twice.
     expect((summary["write 200"] ?? 0) + (summary["write 500"] ?? 0), JSON.stringify(summary)).toBe(16);
     const names = (
-      await rawQuery("pg", t.databaseUrl, "SELECT name FROM api_keys WHERE name LIKE 'Write %'")
+      await rawQuery("pg", served.t.databaseUrl, "SELECT name FROM api_keys WHERE name LIKE 'Write %'")
     ).map((row) => row.name as string);
     expect(new Set(names).size).toBe(names.length);
     for (const name of acknowledged) expect(names).toContain(name);

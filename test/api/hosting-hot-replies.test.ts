@@ -5,11 +5,10 @@ import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeSandboxPool } from "../../src/framework/index.ts";
 import { newId } from "../../src/kernel/ids.ts";
-import { type Listening, listen } from "../../src/server.ts";
 import { rawQuery } from "../stores/fixtures.ts";
 import { dialects } from "../support/databases.ts";
 import { publishFiles, type RawResponse, rawRequest, setPublished } from "../support/hosting.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useListeningPlatform } from "../support/platform.ts";
 
 const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0";
 
@@ -26,24 +25,15 @@ afterAll(closeSandboxPool);
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`hosting: repeated requests [${dialect.name}]`, () => {
-    let t: TestPlatform;
-    let server: Listening;
-    beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
-      server = await listen(t.app, 0);
-    });
-    afterAll(async () => {
-      await server?.close();
-      await t?.close();
-    });
+    const served = useListeningPlatform(dialect.name);
 
     const published = async (text: string) => {
-      const website = await t.createWebsite(`Hot ${newId().slice(-6)}`);
-      const { deploymentId } = await publishFiles(t.platform, website.id, site(text));
+      const website = await served.t.createWebsite(`Hot ${newId().slice(-6)}`);
+      const { deploymentId } = await publishFiles(served.t.platform, website.id, site(text));
       return { ...website, host: `${website.slug}.localhost`, deploymentId };
     };
     const get = (host: string, path: string, headers: Record<string, string> = {}, method = "GET") =>
-      rawRequest(server.port, host, path, { headers, method });
+      rawRequest(served.port, host, path, { headers, method });
     const times = async (n: number, send: () => Promise<RawResponse>) => {
       const answers: RawResponse[] = [];
       for (let i = 0; i < n; i++) answers.push(await send());
@@ -97,17 +87,17 @@ for (const dialect of dialects) {
       for (const text of await Promise.all([home(), home(), home()])) expect(text).toContain("Version one");
       expect(await home()).toContain("Version one");
 
-      const v2 = await publishFiles(t.platform, w.id, site("Version two"));
+      const v2 = await publishFiles(served.t.platform, w.id, site("Version two"));
       expect(await home()).toContain("Version two");
       expect(await home()).toContain("Version two");
 
-      await setPublished(t.platform, w.id, w.deploymentId);
+      await setPublished(served.t.platform, w.id, w.deploymentId);
       for (let i = 0; i < 3; i++) expect(await home()).toContain("Version one");
 
       const mark = dialect.name === "pg" ? ["$1", "$2"] : ["?", "?"];
       await rawQuery(
         dialect.name,
-        t.databaseUrl,
+        served.t.databaseUrl,
         `UPDATE website_publish_state SET published_deployment_id = ${mark[0]} WHERE website_id = ${mark[1]}`,
         [v2.deploymentId, w.id],
       );
@@ -115,7 +105,7 @@ for (const dialect of dialects) {
       await new Promise((resolve) => setImmediate(resolve));
       expect(await home()).toContain("Version two");
 
-      await setPublished(t.platform, w.id, null);
+      await setPublished(served.t.platform, w.id, null);
       const gone = await get(w.host, "/");
       expect(gone.status).toBe(404);
       expect(gone.body.toString()).toContain("There is no published website at this address yet");
@@ -124,8 +114,8 @@ for (const dialect of dialects) {
     it("counts a page view for every repeated request, and none with Do Not Track or Global Privacy Control", async () => {
       const w = await published("Counted");
       const views = async () => {
-        await t.platform.analytics.flush();
-        const events = await t.platform.db.read((s) =>
+        await served.t.platform.analytics.flush();
+        const events = await served.t.platform.db.read((s) =>
           s.analytics.rawEvents(
             w.id,
             { from: 0, to: Date.now() + 1000 },

@@ -1,9 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Listening, listen } from "../../src/server.ts";
 import { dialects } from "../support/databases.ts";
 import { describeMatrix } from "../support/matrix.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useListeningPlatform } from "../support/platform.ts";
 
 const INSPECTOR = "https://inspector.example";
 const listTools = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
@@ -117,27 +116,20 @@ for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(
     `MCP endpoint on a loopback port: own origins and hosts [${dialect.name}]`,
     () => {
-      let t: TestPlatform;
-      let server: Listening;
+      const served = useListeningPlatform(dialect.name);
       let port: number;
-      beforeAll(async () => {
-        t = await createTestPlatform(dialect.name);
-        server = await listen(t.app, 0);
-        port = server.port;
-        Object.assign(t.platform.config, {
+      beforeAll(() => {
+        port = served.port;
+        Object.assign(served.t.platform.config, {
           baseUrl: `http://localhost:${port}/v1`,
           appUrl: `http://localhost:${port}`,
           loopbackPort: port,
         });
       });
-      afterAll(async () => {
-        await server?.close();
-        await t?.close();
-      });
       const post = (host: string, origin?: string) =>
         rawPost(`http://127.0.0.1:${port}/v1/mcp`, {
           host,
-          authorization: `Bearer ${t.adminKey.plaintextKey}`,
+          authorization: `Bearer ${served.t.adminKey.plaintextKey}`,
           ...(origin ? { origin } : {}),
         });
 

@@ -1,7 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Listening, listen } from "../../src/server.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useListeningPlatform } from "../support/platform.ts";
 
 /**
  * The attacker: a worker thread (so building and sending its requests never takes the measuring thread's CPU)
@@ -35,19 +34,16 @@ const nestedList = (levels: number) =>
   Array.from({ length: levels }, (_, i) => `${"  ".repeat(i)}- level ${i + 1}`).join("\n");
 
 describe("the server stays responsive while slow-input attacks run", () => {
-  let t: TestPlatform;
-  let server: Listening;
+  const served = useListeningPlatform("sqlite");
   let websiteId: string;
   let itemsUrl: string;
   let victimKey: string;
   let attackerKey: string;
 
   beforeAll(async () => {
-    t = await createTestPlatform("sqlite");
-    server = await listen(t.app, 0);
-    const website = await t.createWebsite("Responsive");
+    const website = await served.t.createWebsite("Responsive");
     websiteId = website.id;
-    const collection = await t.call("cms.collections.create", {
+    const collection = await served.t.call("cms.collections.create", {
       websiteId,
       name: "Targets",
       fields: [
@@ -56,26 +52,25 @@ describe("the server stays responsive while slow-input attacks run", () => {
         { key: "data", name: "Data", type: "json" },
       ],
     });
-    itemsUrl = `${server.url}/v1/cms/collections/${collection.id}/items`;
-    const organizationId = t.local.organization.id;
+    itemsUrl = `${served.url}/v1/cms/collections/${collection.id}/items`;
+    const organizationId = served.t.local.organization.id;
     victimKey = (
-      await t.createKey({ kind: "organization", role: "content_editor" }, { name: "victim", organizationId })
+      await served.t.createKey(
+        { kind: "organization", role: "content_editor" },
+        { name: "victim", organizationId },
+      )
     ).plaintextKey;
     attackerKey = (
-      await t.createKey({ kind: "organization", role: "admin" }, { name: "attacker", organizationId })
+      await served.t.createKey({ kind: "organization", role: "admin" }, { name: "attacker", organizationId })
     ).plaintextKey;
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await t?.close();
-  });
 
   /** Latencies (ms) of `count` sequential simple reads by another key. */
   async function victimLatencies(count: number): Promise<number[]> {
     const latencies: number[] = [];
     for (let i = 0; i < count; i++) {
       const started = performance.now();
-      const response = await fetch(`${server.url}/v1/websites/${websiteId}`, {
+      const response = await fetch(`${served.url}/v1/websites/${websiteId}`, {
         headers: { authorization: `Bearer ${victimKey}` },
       });
       expect(response.status).toBe(200);

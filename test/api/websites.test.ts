@@ -1,4 +1,5 @@
 import { expect, it } from "vitest";
+import { newId } from "../../src/kernel/ids.ts";
 import { describeMatrix } from "../support/matrix.ts";
 
 describeMatrix("websites", (ctx) => {
@@ -57,5 +58,31 @@ describeMatrix("websites", (ctx) => {
     const files = await ctx.t.platform.db.read((s) => s.sourceFiles.list(websiteId, {}));
     expect(files).toEqual([]);
     expect(await ctx.t.platform.db.read((s) => s.leases.get(websiteId))).toBeUndefined();
+  });
+
+  it("answers a list page read again the same, and any change of its websites at once", async () => {
+    const tag = newId().slice(-6);
+    const first = await ctx.request("POST", "/websites", { body: { name: `Reused ${tag} a` } });
+    const second = await ctx.request("POST", "/websites", { body: { name: `Reused ${tag} b` } });
+    const page = async (query: string) => {
+      const answer = await ctx.request("GET", `/websites?${query}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      return answer.body as { items: { id: string; name: string }[]; nextCursor: string | null };
+    };
+    const once = await page("limit=1");
+    expect(once.items.map((w) => w.id)).toEqual([second.body.id]);
+    expect(await page("limit=1")).toEqual(once);
+    const next = await page(`limit=1&cursor=${once.nextCursor}`);
+    expect(next.items.map((w) => w.id)).toEqual([first.body.id]);
+    expect((await page("limit=2")).items.map((w) => w.id)).toEqual([second.body.id, first.body.id]);
+
+    await ctx.request("PATCH", `/websites/${second.body.id}`, { body: { name: `Renamed ${tag}` } });
+    expect((await page("limit=1")).items[0]).toMatchObject({ id: second.body.id, name: `Renamed ${tag}` });
+    const third = await ctx.request("POST", "/websites", { body: { name: `Reused ${tag} c` } });
+    expect((await page("limit=1")).items.map((w) => w.id)).toEqual([third.body.id]);
+    await ctx.request("DELETE", `/websites/${third.body.id}`);
+    expect((await page("limit=1")).items.map((w) => w.id)).toEqual([second.body.id]);
+    expect((await ctx.request("GET", "/websites?limit=1", { key: "sw_bogus" })).status).toBe(401);
   });
 });

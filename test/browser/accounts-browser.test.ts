@@ -1,28 +1,20 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "../../src/auth/authenticate.ts";
-import { type Listening, listen } from "../../src/server.ts";
 import { hasChromium, launchChromium } from "../support/browser.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useListeningPlatform } from "../support/platform.ts";
 
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
 describe.skipIf(!hasChromium)("accounts in headless Chromium", () => {
-  let t: TestPlatform;
-  let server: Listening;
+  const served = useListeningPlatform("sqlite");
   let browser: Browser;
   beforeAll(async () => {
-    t = await createTestPlatform("sqlite");
-    server = await listen(t.app, 0);
     browser = await launchChromium();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await t?.close();
-  });
+  afterAll(() => browser?.close());
 
   it("signs up, signs out, signs in and lands on the dashboard, keeping a Secure cookie on http://localhost", async () => {
-    const origin = `http://localhost:${server.port}`;
+    const origin = `http://localhost:${served.port}`;
     const context = await browser.newContext();
     const page = await context.newPage();
     const address = `chromium-${Date.now()}@example.test`;

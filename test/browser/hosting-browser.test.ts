@@ -4,36 +4,33 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite, closeSandboxPool, starterFiles } from "../../src/framework/index.ts";
 import { mintPreviewToken, previewSecret } from "../../src/hosting/preview-token.ts";
-import { type Listening, listen } from "../../src/server.ts";
 import { decodeContent } from "../../src/services/source-code/content.ts";
 import { hasChromium, launchChromium } from "../support/browser.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useListeningPlatform } from "../support/platform.ts";
 
 // Debian's chromium (never a downloaded browser build); skipped where it is not installed.
 describe.skipIf(!hasChromium)("hosting in headless Chromium", () => {
-  let t: TestPlatform;
-  let server: Listening;
+  const served = useListeningPlatform("sqlite");
   let dir: string;
   beforeAll(async () => {
-    t = await createTestPlatform("sqlite");
-    server = await listen(t.app, 0);
     // SITEWRIGHT_SCREENSHOT_DIR keeps the screenshots (to look at them); otherwise a temp folder is removed.
     dir =
       process.env.SITEWRIGHT_SCREENSHOT_DIR ?? mkdtempSync(join(tmpdir(), "sitewright-hosting-chromium-"));
   });
   afterAll(async () => {
-    await server?.close();
-    await t?.close();
     await closeSandboxPool();
     if (!process.env.SITEWRIGHT_SCREENSHOT_DIR) rmSync(dir, { recursive: true, force: true });
   });
 
   it("opens a published site at its subdomain with its stylesheet applied, and a draft through a preview link", async () => {
     // As an agent would: create the website (its draft is the starter) and publish it through the API.
-    const website = await t.createWebsite("Browser Hosted Site");
-    const published = await fetch(`${server.url}/v1/websiteSourceCode/head/publish`, {
+    const website = await served.t.createWebsite("Browser Hosted Site");
+    const published = await fetch(`${served.url}/v1/websiteSourceCode/head/publish`, {
       method: "POST",
-      headers: { authorization: `Bearer ${t.adminKey.plaintextKey}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${served.t.adminKey.plaintextKey}`,
+        "content-type": "application/json",
+      },
       body: JSON.stringify({ websiteId: website.id }),
     });
     expect(published.status).toBe(200);
@@ -50,7 +47,7 @@ describe.skipIf(!hasChromium)("hosting in headless Chromium", () => {
       page.on("response", (response) => {
         encodings.set(new URL(response.url()).pathname, response.headers()["content-encoding"]);
       });
-      const origin = `http://${website.slug}.localhost:${server.port}`;
+      const origin = `http://${website.slug}.localhost:${served.port}`;
       const response = await page.goto(`${origin}/`);
       expect(response?.status()).toBe(200);
       expect(await page.title()).toBe(title);
@@ -78,7 +75,7 @@ describe.skipIf(!hasChromium)("hosting in headless Chromium", () => {
       expect(await page.title()).toBe("Page not found");
 
       // A preview link: the token becomes a cookie of the preview host, and the draft renders.
-      await t.platform.db.transaction(async (s) => {
+      await served.t.platform.db.transaction(async (s) => {
         const content = decodeContent(
           "pages/index.tsx",
           'import Layout from "../layouts/Layout";\nexport const head = { title: "Draft in the browser" };\nexport default function Home({ route }) { return <Layout route={route}><h1 class="draft">Draft in the browser</h1></Layout>; }\n',
@@ -92,15 +89,15 @@ describe.skipIf(!hasChromium)("hosting in headless Chromium", () => {
           size: content.size,
           updatedAt: Date.now(),
           updatedByType: "api_key",
-          updatedById: t.adminKey.id,
+          updatedById: served.t.adminKey.id,
         });
       });
       // The per-process secret (no configured preview secret) is shared by everything in this process.
       const token = mintPreviewToken(previewSecret(undefined), {
         websiteId: website.id,
-        principal: { type: "api_key", id: t.adminKey.id },
+        principal: { type: "api_key", id: served.t.adminKey.id },
       });
-      const previewOrigin = `http://preview--${website.slug}.localhost:${server.port}`;
+      const previewOrigin = `http://preview--${website.slug}.localhost:${served.port}`;
       const preview = await page.goto(`${previewOrigin}/?sitewright_preview=${token}`);
       expect(preview?.status()).toBe(200);
       expect(new URL(page.url()).search).toBe("");

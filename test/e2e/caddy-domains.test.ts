@@ -4,70 +4,69 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Caddy, startCaddy, viaCaddy } from "../../examples/caddy.ts";
 import { closeSandboxPool } from "../../src/framework/index.ts";
-import { type Listening, listen } from "../../src/server.ts";
 import { freeAccount } from "../../src/services/billing/account.ts";
 import { defaultDomainConfig } from "../../src/services/domains/config.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
 import { publishFiles } from "../support/hosting.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useListeningPlatform } from "../support/platform.ts";
 
 let dns: TestDnsServer;
-let t: TestPlatform;
-let server: Listening;
 let caddy: Caddy;
 let httpsPort: number;
 let dir: string;
 
 beforeAll(async () => {
   dns = await startDnsServer();
-  t = await createTestPlatform("sqlite", {
-    config: { domains: { ...defaultDomainConfig(), dnsServers: [dns.address], scheme: "https" } },
-  });
-  server = await listen(t.app, 0);
+});
+afterAll(() => dns?.close());
+const served = useListeningPlatform("sqlite", () => ({
+  config: { domains: { ...defaultDomainConfig(), dnsServers: [dns.address], scheme: "https" } },
+}));
+beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "sitewright-caddy-"));
-  caddy = await startCaddy(server.port, dir);
+  caddy = await startCaddy(served.port, dir);
   httpsPort = caddy.httpsPort;
 }, 120_000);
 
 afterAll(async () => {
   await caddy?.stop();
-  await server?.close();
-  await t?.close();
-  await dns?.close();
   await closeSandboxPool();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 it("gets a certificate for a verified custom domain from Caddy on demand, and none for an unverified one", async () => {
-  await t.platform.db.transaction((s) =>
+  await served.t.platform.db.transaction((s) =>
     s.billing.putAccount({
-      ...freeAccount(t.local.organization.id, Date.now()),
+      ...freeAccount(served.t.local.organization.id, Date.now()),
       status: "active",
       plan: "pro",
       interval: "monthly",
       billableSiteCapacity: 5,
     }),
   );
-  const website = await t.createWebsite("Behind Caddy");
-  await publishFiles(t.platform, website.id, {
+  const website = await served.t.createWebsite("Behind Caddy");
+  await publishFiles(served.t.platform, website.id, {
     "pages/index.tsx": "export default function Home() { return <h1>Through the proxy</h1>; }\n",
   });
-  const added = await t.call("domains.add", { websiteId: website.id, hostname: "caddy-shop.example.com" });
-  const pending = await t.call("domains.add", {
+  const added = await served.t.call("domains.add", {
+    websiteId: website.id,
+    hostname: "caddy-shop.example.com",
+  });
+  const pending = await served.t.call("domains.add", {
     websiteId: website.id,
     hostname: "caddy-pending.example.com",
   });
   expect(added.certificate).toMatchObject({ state: "unknown", issuer: null, notAfter: null });
   dns.set(added.records[0]!.name, "TXT", [added.records[0]!.value]);
-  expect((await t.call("domains.verify", { websiteId: website.id, domainId: added.id })).status).toBe(
+  expect((await served.t.call("domains.verify", { websiteId: website.id, domainId: added.id })).status).toBe(
     "verified",
   );
 
   // Before anyone asked for the name over HTTPS, Caddy holds no certificate; unconfigured, the platform cannot say.
   const certificateOf = async (domainId: string) =>
-    (await t.call("domains.get", { websiteId: website.id, domainId })).certificate;
+    (await served.t.call("domains.get", { websiteId: website.id, domainId })).certificate;
   expect(await certificateOf(added.id)).toMatchObject({ state: "unknown", issuer: null, notAfter: null });
-  t.platform.config.domains = { ...t.platform.config.domains, caddyStorage: caddy.storage };
+  served.t.platform.config.domains = { ...served.t.platform.config.domains, caddyStorage: caddy.storage };
   expect(await certificateOf(added.id)).toMatchObject({
     state: "pending",
     message: expect.stringMatching(/on demand, at the first HTTPS request/),
@@ -84,7 +83,7 @@ it("gets a certificate for a verified custom domain from Caddy on demand, and no
   expect(home.issuer).toMatch(/Caddy Local Authority/);
 
   // The platform subdomain redirects to the primary domain over https.
-  await t.call("domains.setPrimary", { websiteId: website.id, domainId: added.id });
+  await served.t.call("domains.setPrimary", { websiteId: website.id, domainId: added.id });
   const sub = await viaCaddy(httpsPort, `${website.slug}.localhost`, "/x?y=1");
   expect(sub.status).toBe(308);
 
@@ -101,16 +100,19 @@ it("gets a certificate for a verified custom domain from Caddy on demand, and no
   expect(Date.parse(issued.notAfter!)).toBeGreaterThan(Date.now());
   expect(await certificateOf(pending.id)).toMatchObject({ state: "pending" });
   // Every domain object carries the same state: the list, a verification, a new primary and a new domain.
-  const listed = await t.call("domains.list", { websiteId: website.id });
+  const listed = await served.t.call("domains.list", { websiteId: website.id });
   expect(listed.items.map((d) => [d.hostname, d.certificate.state])).toEqual([
     [added.hostname, "issued"],
     [pending.hostname, "pending"],
   ]);
   expect(listed.items[0]!.certificate).toEqual(issued);
   const ids = { websiteId: website.id, domainId: added.id };
-  expect((await t.call("domains.verify", ids)).certificate).toEqual(issued);
-  expect((await t.call("domains.setPrimary", ids)).certificate).toEqual(issued);
-  const fresh = await t.call("domains.add", { websiteId: website.id, hostname: "caddy-new.example.com" });
+  expect((await served.t.call("domains.verify", ids)).certificate).toEqual(issued);
+  expect((await served.t.call("domains.setPrimary", ids)).certificate).toEqual(issued);
+  const fresh = await served.t.call("domains.add", {
+    websiteId: website.id,
+    hostname: "caddy-new.example.com",
+  });
   expect(fresh.certificate).toMatchObject({
     state: "pending",
     message: expect.stringMatching(/once the domain is verified/),

@@ -2,24 +2,16 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Listening, listen } from "../../src/server.ts";
 import { protocolModes, resultJson } from "../support/mcp.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useListeningPlatform } from "../support/platform.ts";
 
 const bin = join(import.meta.dirname, "..", "..", "bin", "sitewright.js");
 
 describe("sitewright mcp --stdio (a stdio-only client through the bridge)", () => {
-  let t: TestPlatform;
-  let server: Listening;
+  const served = useListeningPlatform("sqlite");
   const clients: Client[] = [];
-  beforeAll(async () => {
-    t = await createTestPlatform("sqlite");
-    server = await listen(t.app, 0);
-  });
   afterAll(async () => {
     for (const client of clients) await client.close().catch(() => undefined);
-    await server?.close();
-    await t?.close();
   });
 
   const connect = async (apiKey: string, negotiation = protocolModes[0]!.negotiation) => {
@@ -27,7 +19,7 @@ describe("sitewright mcp --stdio (a stdio-only client through the bridge)", () =
     clients.push(client);
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [bin, "mcp", "--stdio", "--url", `${server.url}/v1/mcp`],
+      args: [bin, "mcp", "--stdio", "--url", `${served.url}/v1/mcp`],
       env: { ...(process.env as Record<string, string>), SITEWRIGHT_API_KEY: apiKey },
       stderr: "inherit",
     });
@@ -37,8 +29,12 @@ describe("sitewright mcp --stdio (a stdio-only client through the bridge)", () =
 
   for (const mode of protocolModes) {
     it(`lists the key's tools and calls one (${mode.name})`, async () => {
-      const website = await t.createWebsite(`Stdio ${mode.name}`);
-      const key = await t.createKey({ kind: "websites", websiteIds: [website.id], role: "content_editor" });
+      const website = await served.t.createWebsite(`Stdio ${mode.name}`);
+      const key = await served.t.createKey({
+        kind: "websites",
+        websiteIds: [website.id],
+        role: "content_editor",
+      });
       const client = await connect(key.plaintextKey, mode.negotiation);
       const { tools } = await client.listTools();
       const names = tools.map((tool) => tool.name);

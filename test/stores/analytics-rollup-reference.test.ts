@@ -17,10 +17,13 @@ const FIRST_DAY = Date.UTC(2026, 2, 9);
 /** Each UTC day is rolled up in three runs: hours [0, 5), [5, 13) and [13, 24). */
 const STEPS = [0, 5, 13, 24];
 
-/** The reference: one statement per dimension ('' the totals), each reading the raw events itself. */
+/**
+ * The reference: one statement per dimension ('' the totals), each reading the raw events of the whole UTC day itself
+ * (so a visit crossing the run's end counts with its later events).
+ */
 function referenceSql(dimension: string, from: number, to: number, since: number): string {
   const ends = (order: string) =>
-    `(select session_id, path from (select session_id, path, row_number() over (partition by session_id order by ${order}) as rn from analytics_events where ts >= ${since} and ts < ${to} and name = 'pageview') e where rn = 1)`;
+    `(select session_id, path from (select session_id, path, row_number() over (partition by session_id order by ${order}) as rn from analytics_events where ts >= ${since} and ts < ${since + DAY} and name = 'pageview') e where rn = 1)`;
   const value =
     dimension === ""
       ? "''"
@@ -37,13 +40,13 @@ function referenceSql(dimension: string, from: number, to: number, since: number
         : "";
   const custom = dimension === "event" ? " and ev.name <> 'pageview' and ev.name <> 'engagement'" : "";
   const hour = (column: string) => `(${column} / ${HOUR}) * ${HOUR}`;
-  return `with s as (select ev.website_id as website_id, ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id, sum(case when ev.name = 'pageview' then 1 else 0 end) as pv, sum(case when ev.name <> 'pageview' and ev.name <> 'engagement' then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from analytics_events ev${join} where ev.ts >= ${since} and ev.ts < ${to}${custom} group by ev.website_id, 2, ev.session_id, ev.visitor_id),
+  return `with s as (select ev.website_id as website_id, ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id, sum(case when ev.name = 'pageview' then 1 else 0 end) as pv, sum(case when ev.name <> 'pageview' and ev.name <> 'engagement' then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from analytics_events ev${join} where ev.ts >= ${since} and ev.ts < ${since + DAY}${custom} group by ev.website_id, 2, ev.session_id, ev.visitor_id),
 firsts as (select website_id, v, visitor_id, min(t0) as f from s group by website_id, v, visitor_id)
 insert into analytics_rollups (website_id, dimension, hour, value, pageviews, events, visitors, visits, bounces, duration_ms)
 select website_id, '${dimension}', hour, v, sum(pv), sum(evs), sum(visitors), sum(visits), sum(bounces), sum(duration) from (
-select website_id, v, ${hour("t0")} as hour, pv, evs, 0 as visitors, 1 as visits, case when pv <= 1 then 1 else 0 end as bounces, t1 - t0 as duration from s where t0 >= ${from}
+select website_id, v, ${hour("t0")} as hour, pv, evs, 0 as visitors, 1 as visits, case when pv <= 1 then 1 else 0 end as bounces, t1 - t0 as duration from s where t0 >= ${from} and t0 < ${to}
 union all
-select website_id, v, ${hour("f")} as hour, 0, 0, 1, 0, 0, 0 from firsts where f >= ${from}
+select website_id, v, ${hour("f")} as hour, 0, 0, 1, 0, 0, 0 from firsts where f >= ${from} and f < ${to}
 ) x where true group by website_id, hour, v`;
 }
 

@@ -4,7 +4,7 @@ import { drizzle as pgDrizzle } from "drizzle-orm/node-postgres";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import pg from "pg";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { type ItemQuery, itemQueryStatement, type QueryCondition } from "../../src/db/stores/cms-query.ts";
 import { chooseSets } from "../../src/db/stores/cms-query-sets.ts";
 import { type Db, rawRows } from "../../src/db/types.ts";
@@ -100,6 +100,56 @@ describeMatrix(
           expect(text).not.toMatch(/TEMP B-TREE/);
         }
       } finally {
+        await pool?.end();
+        file?.close();
+      }
+    });
+
+    it("counts on the query path only once: an old count is used while it is counted again", async () => {
+      const site = await ctx.t.createWebsite(`Counts ${newId().slice(-6)}`);
+      const col = await ctx.t.call("cms.collections.create", {
+        websiteId: site.id,
+        name: "Parts",
+        fields: [
+          { key: "tone", name: "tone", type: "text" },
+          { key: "n", name: "n", type: "number" },
+        ],
+      });
+      const add = (count: number, tone: (k: number) => string) =>
+        ctx.t.call("cms.items.bulkCreate", {
+          websiteId: site.id,
+          collectionId: col.id,
+          items: Array.from({ length: count }, (_, k) => ({ values: { tone: tone(k), n: k } })),
+        });
+      await add(60, (k) => (k % 4 ? "b" : "a"));
+      const tone: QueryCondition = { ref: value("tone", false), op: "eq", value: "a" };
+      const query: ItemQuery = {
+        collectionId: col.id,
+        status: "all",
+        archived: "exclude",
+        filter: { condition: tone },
+        sort: [{ ref: value("n", true), desc: true }],
+        limit: 2,
+      };
+      const pool =
+        ctx.dialect === "pg" ? new pg.Pool({ connectionString: ctx.t.databaseUrl, max: 1 }) : undefined;
+      const file = pool ? undefined : new BetterSqlite3(ctx.t.databaseUrl, { readonly: true });
+      const db = (pool ? pgDrizzle({ client: pool }) : sqliteDrizzle({ client: file! })) as unknown as Db;
+      // In units of √(2 × items): 15 of 60 is 1.37 (a set); after 60 more "a", 75 of 120 is 4.8 (none).
+      const choose = async () => [
+        ...(await chooseSets(db, ctx.dialect, query, { low: 1, high: 2, max: 100 })),
+      ];
+      try {
+        expect(await choose()).toEqual([tone]);
+        await add(60, () => "a");
+        expect(await choose()).toEqual([tone]); // current counts are reused
+        vi.useFakeTimers({ toFake: ["Date"] });
+        vi.setSystemTime(Date.now() + 31_000);
+        // Old counts: this query does not wait for them to be counted again, and uses them.
+        expect(await choose()).toEqual([tone]);
+        await vi.waitFor(async () => expect(await choose()).toEqual([]));
+      } finally {
+        vi.useRealTimers();
         await pool?.end();
         file?.close();
       }

@@ -180,6 +180,11 @@ describeStores("cms store", (ctx) => {
     expect((await find("title", "Beta")).items.map((x) => x.id)).toStrictEqual([b.id]);
     expect((await find("sku", "B", "published")).items.map((x) => x.id)).toStrictEqual([b.id]);
     expect((await find("title", odd)).items.map((x) => x.id)).toStrictEqual([c1.id]);
+    // The page's statement returns whole records, mapped as the ORM's own reads map them (JSON, booleans, times).
+    expect((await find("title", odd)).items).toStrictEqual([c1]);
+    expect((await find("sku", "B", "published")).items).toStrictEqual([
+      await ctx.db.read((s) => s.cms.getItem(b.id)),
+    ]);
     expect((await find("sku", "A", "published")).items).toStrictEqual([]);
     // Held claims are found by value (whatever item would claim them).
     const wanted = [made("Other", "A"), made("New", "N"), made("Pub", "B")].flatMap((x) =>

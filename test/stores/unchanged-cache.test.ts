@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { type Database, openDatabase } from "../../src/db/database.ts";
 import { UnchangedCache } from "../../src/db/stores/unchanged-cache.ts";
 import { writeGeneration, writtenTables } from "../../src/db/write-generation.ts";
+import { newId } from "../../src/kernel/ids.ts";
 import { apiKey, auditEntry, describeStores, organization, seedOrganization, website } from "./fixtures.ts";
 
 /** Runs `sql` on a connection of its own to the SQLite file `url`, synchronously: another process's commit. */
@@ -95,6 +96,38 @@ describeStores("write generations", (ctx) => {
     expect(seen[1]).toBeGreaterThan(seen[0]!);
     expect(seen[2]).toBeGreaterThan(seen[1]!);
   });
+
+  it("move with analytics events written past drizzle (SQLite's raw writes): when issued and when the unit ends", async () => {
+    const events = writeGeneration(["analytics_events"]);
+    const org = organization();
+    const site = website(org.id);
+    await ctx.db.transaction(async (s) => {
+      await s.organizations.insert(org);
+      await s.websites.insert(site);
+    });
+    const row = (n: number) => ({
+      ...{ id: `ev_${n}_${newId()}`, websiteId: site.id, ts: Date.now(), name: "pageview", path: "/" },
+      ...{
+        visitorId: "v",
+        sessionId: "s",
+        source: "Direct",
+        referrer: "",
+        device: "desktop",
+        browser: "",
+        os: "",
+      },
+      ...{ utmSource: "", utmMedium: "", utmCampaign: "", utmTerm: "", utmContent: "", country: "" },
+      ...{ engagementMs: 0, props: null },
+    });
+    const seen: number[] = [events()];
+    await ctx.db.transaction(async (s) => {
+      await s.analytics.insertEvents(Array.from({ length: 51 }, (_, n) => row(n)));
+      seen.push(events());
+    });
+    seen.push(events());
+    expect(seen[1]).toBeGreaterThan(seen[0]!);
+    expect(seen[2]).toBeGreaterThan(seen[1]!);
+  });
 });
 
 describe("UnchangedCache", () => {
@@ -179,6 +212,34 @@ describeStores("reads reused while their tables are unchanged", (ctx) => {
     expect(await findKey("hash-new")).toStrictEqual(key);
     await ctx.db.transaction((s) => s.apiKeys.update(key.id, { revokedAt: 7, updatedAt: 7 }));
     expect((await findKey("hash-new"))?.revokedAt).toBe(7);
+  });
+
+  it("peeks a key only while a lookup would return it unchanged (SQLite; PostgreSQL has no peek)", async () => {
+    const org = await seedOrganization(ctx.db);
+    const key = apiKey(org.id);
+    await ctx.db.transaction((s) => s.apiKeys.insert(key, "hash-peek"));
+    if (ctx.dialect === "pg") {
+      expect(ctx.db.peek).toBeUndefined();
+      return;
+    }
+    const peek = () => ctx.db.peek!((s) => s.apiKeys.peekBySecretHash("hash-peek"));
+    expect(peek()).toBeUndefined();
+    expect(await findKey("hash-peek")).toStrictEqual(key);
+    expect(peek()).toStrictEqual(key);
+
+    // A change is seen at once, while its transaction is still open, and after it committed.
+    await ctx.db.transaction(async (s) => {
+      await s.apiKeys.update(key.id, { revokedAt: 8, updatedAt: 8 });
+      expect(peek()).toBeUndefined();
+    });
+    expect(peek()).toBeUndefined();
+    expect((await findKey("hash-peek"))?.revokedAt).toBe(8);
+    expect(peek()?.revokedAt).toBe(8);
+
+    // Another process's commit, from the next event-loop iteration on (as a lookup sees it).
+    await other.transaction((s) => s.apiKeys.update(key.id, { revokedAt: 9, updatedAt: 9 }));
+    await vi.waitFor(() => expect(peek()).toBeUndefined());
+    expect((await findKey("hash-peek"))?.revokedAt).toBe(9);
   });
 
   it("lists a website created or deleted anywhere on the next read of the page", async () => {

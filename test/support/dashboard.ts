@@ -4,15 +4,15 @@ import { freePort } from "../../examples/caddy.ts";
 import { signUp } from "../../src/accounts/accounts.ts";
 import { closeSandboxPool } from "../../src/framework/index.ts";
 import type { PlatformConfig } from "../../src/kernel/platform.ts";
-import { type Listening, listen } from "../../src/server.ts";
+import type { Listening } from "../../src/server.ts";
 import { launchChromium } from "./browser.ts";
 import type { Dialect } from "./databases.ts";
-import { createTestPlatform, type TestPlatform } from "./platform.ts";
+import { listenTestPlatform, type TestPlatform } from "./platform.ts";
 
 /** The password of users made by `Dashboard.user`. */
 export const PASSWORD = "a long enough password";
 
-/** A port free on loopback now (the app URL must be known before the platform is created). */
+/** A port free on loopback now. */
 export { freePort };
 
 /** A platform served on a real port with its dashboard at `app`, and headless Chromium to drive it. */
@@ -22,8 +22,15 @@ export interface Dashboard {
   browser: Browser;
   /** The app's origin, `http://localhost:<port>`. */
   app: string;
-  /** Signs up a user with PASSWORD; returns their id and their first organization's id. */
-  user(email: string, name: string): Promise<{ id: string; organizationId: string }>;
+  /**
+   * Signs up a user with PASSWORD, also a member of `member.organizationId` with `member.role` when given; returns
+   * their id and their first organization's id.
+   */
+  user(
+    email: string,
+    name: string,
+    member?: { organizationId: string; role: string },
+  ): Promise<{ id: string; organizationId: string }>;
   /** A new browser context of `width`×`height` (and `options`, e.g. JavaScript off), signed in as `email`. */
   signIn(
     email: string,
@@ -51,17 +58,15 @@ export async function servePlatform(
   config: Partial<PlatformConfig> = {},
   dialect: Dialect = "sqlite",
 ): Promise<ServedPlatform> {
-  const port = await freePort();
-  const app = `http://localhost:${port}`;
-  const t = await createTestPlatform(dialect, { config: { appUrl: app, baseUrl: `${app}/v1`, ...config } });
-  const server = await listen(t.app, port);
+  const served = await listenTestPlatform(dialect, (port) => ({
+    config: { appUrl: `http://localhost:${port}`, baseUrl: `http://localhost:${port}/v1`, ...config },
+  }));
   return {
-    t,
-    server,
-    app,
+    t: served.t,
+    server: served.server,
+    app: `http://localhost:${served.port}`,
     async close() {
-      await server.close();
-      await t.close();
+      await served.close();
       await closeSandboxPool();
     },
   };
@@ -93,8 +98,12 @@ export async function startDashboard(
     server: served.server,
     browser,
     app,
-    async user(email, name) {
+    async user(email, name, member) {
       const user = await signUp(t.platform, { email, password: PASSWORD, name });
+      if (member)
+        await t.platform.db.transaction((s) =>
+          s.organizations.insertMembership({ ...member, userId: user.id, createdAt: Date.now() }),
+        );
       const organizationId = (await t.callAsUser(user.id, "organizations.list", {})).items[0]!.id;
       return { id: user.id, organizationId };
     },

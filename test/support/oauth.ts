@@ -11,9 +11,9 @@ import type {
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { startSession } from "../../src/accounts/session.ts";
-import { type Listening, listen } from "../../src/server.ts";
+import type { Listening } from "../../src/server.ts";
 import type { Dialect } from "./databases.ts";
-import { createTestPlatform, type TestPlatform } from "./platform.ts";
+import { listenTestPlatform, type TestPlatform } from "./platform.ts";
 
 /** A test platform served on a real loopback port, its app and base URLs pointing at that port. */
 export interface OAuthServer {
@@ -25,20 +25,10 @@ export interface OAuthServer {
 }
 
 export async function startOAuthServer(dialect: Dialect): Promise<OAuthServer> {
-  const t = await createTestPlatform(dialect);
-  const server = await listen(t.app, 0);
-  t.platform.config.appUrl = server.url;
-  t.platform.config.baseUrl = `${server.url}/v1`;
-  return {
-    t,
-    server,
-    origin: server.url,
-    mcpUrl: `${server.url}/v1/mcp`,
-    close: async () => {
-      await server.close();
-      await t.close();
-    },
-  };
+  const { t, server, url, close } = await listenTestPlatform(dialect, (port) => ({
+    config: { appUrl: `http://127.0.0.1:${port}`, baseUrl: `http://127.0.0.1:${port}/v1` },
+  }));
+  return { t, server, origin: url, mcpUrl: `${url}/v1/mcp`, close };
 }
 
 /** A session cookie (`name=value`) of the local owner (or `userId`). */

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { H3 } from "h3";
+import { afterAll, beforeAll } from "vitest";
 import { loadUserPrincipal } from "../../src/auth/users.ts";
 import { fsBlobStore } from "../../src/blobs/index.ts";
 import { newId } from "../../src/kernel/ids.ts";
@@ -7,7 +8,7 @@ import { callTool } from "../../src/kernel/pipeline.ts";
 import type { Platform, PlatformConfig } from "../../src/kernel/platform.ts";
 import type { Principal } from "../../src/kernel/principal.ts";
 import { closePlatform, createPlatform, type PlatformOptions } from "../../src/platform.ts";
-import { createApp } from "../../src/server.ts";
+import { createApp, type Listening, listen } from "../../src/server.ts";
 import type { BillingProvider } from "../../src/services/billing/provider.ts";
 import {
   createOrganizationWithOwner,
@@ -73,17 +74,19 @@ export interface TestPlatform {
   close(mailWaitMs?: number): Promise<void>;
 }
 
+export interface TestPlatformOptions {
+  config?: Partial<PlatformConfig>;
+  now?: () => number;
+  billing?: BillingProvider;
+  analytics?: PlatformOptions["analytics"];
+  /** Write analytics on the collector's worker thread, with its own connection (as `serve` and `dev` do). */
+  analyticsThread?: boolean;
+}
+
 /** A platform on a fresh database of `dialect`, with the local owner and an admin key. */
 export async function createTestPlatform(
   dialect: Dialect,
-  options: {
-    config?: Partial<PlatformConfig>;
-    now?: () => number;
-    billing?: BillingProvider;
-    analytics?: PlatformOptions["analytics"];
-    /** Write analytics on the collector's worker thread, with its own connection (as `serve` and `dev` do). */
-    analyticsThread?: boolean;
-  } = {},
+  options: TestPlatformOptions = {},
 ): Promise<TestPlatform> {
   const database = await openTestDatabase(dialect, options.now ? { now: options.now } : {});
   const platform = await createPlatform({
@@ -162,6 +165,78 @@ export async function createTestPlatform(
     close: async (mailWaitMs) => {
       await closePlatform(platform, mailWaitMs);
       await database.dispose();
+    },
+  };
+}
+
+/** A test platform served over HTTP on a loopback port. */
+export interface ListeningPlatform {
+  t: TestPlatform;
+  server: Listening;
+  /** The server's base URL, `http://127.0.0.1:<port>`. */
+  url: string;
+  port: number;
+  /** Closes the server, then the platform. */
+  close(): Promise<void>;
+}
+
+/**
+ * `createTestPlatform(dialect, options)` served by `listen` on `port` (0: a free one). `options` is a function of
+ * the bound port when the configuration names it (app and API URLs).
+ */
+export async function listenTestPlatform(
+  dialect: Dialect,
+  options: TestPlatformOptions | ((port: number) => TestPlatformOptions) = {},
+  port = 0,
+): Promise<ListeningPlatform> {
+  let t: TestPlatform | undefined;
+  const server = await listen(async (bound) => {
+    t = await createTestPlatform(dialect, typeof options === "function" ? options(bound) : options);
+    return t.app;
+  }, port);
+  const platform = t!;
+  return {
+    t: platform,
+    server,
+    url: server.url,
+    port: server.port,
+    close: async () => {
+      await server.close();
+      await platform.close();
+    },
+  };
+}
+
+/**
+ * Registers, in the enclosing `describe` (or file), `listenTestPlatform(dialect, options)` before all its tests
+ * and its close after them (`options` may be a function: of the port, or of what an earlier `beforeAll` started).
+ * The object's fields can be read inside tests and hooks, not at collection time.
+ */
+export function useListeningPlatform(
+  dialect: Dialect,
+  options: TestPlatformOptions | ((port: number) => TestPlatformOptions) = {},
+): Omit<ListeningPlatform, "close"> {
+  let served: ListeningPlatform | undefined;
+  beforeAll(async () => {
+    served = await listenTestPlatform(dialect, options);
+  });
+  afterAll(() => served?.close());
+  const current = () => {
+    if (!served) throw new Error("the listening platform exists only inside tests and hooks");
+    return served;
+  };
+  return {
+    get t() {
+      return current().t;
+    },
+    get server() {
+      return current().server;
+    },
+    get url() {
+      return current().url;
+    },
+    get port() {
+      return current().port;
     },
   };
 }

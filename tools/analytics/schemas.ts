@@ -42,9 +42,12 @@ export const periodOutput = {
   complete: z
     .boolean()
     .describe(
-      "False when filters or an event property need raw events and part of the period is older than the oldest raw event kept (the raw retention): that part counts nothing; see notice.",
+      "False when part of the period is older than the oldest raw event kept (the raw retention) and cannot be counted exactly there: filters or an event property need raw events (that part counts nothing), or the website's zone is offset from UTC by a fraction of an hour (e.g. Asia/Kolkata) and hourly rollups (whole UTC hours) count that part, each hour in the local hour and day its start falls in; see notice.",
     ),
-  notice: z.string().nullable().describe("Why the figures are incomplete; null when complete."),
+  notice: z
+    .string()
+    .nullable()
+    .describe("Why the figures are incomplete or shifted, and before which day; null when complete."),
 };
 
 export const settings = z.object({

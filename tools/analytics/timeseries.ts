@@ -18,7 +18,7 @@ export default defineTool({
   operationId: "analytics.timeseries",
   title: "Get a website's traffic over time",
   description:
-    "Returns a live website's traffic in buckets of an hour, a day, an ISO week (from Monday) or a month of the website's time zone (daylight saving included: a day has 23 to 25 hours), one item per bucket of the period (empty ones included, oldest first), each with visitors, visits, page views, events, bounce rate, visit duration and views per visit. A visitor is counted once per day, so a week's or month's visitors are the sum of its days'. For totals call analytics_aggregate.",
+    "Returns a live website's traffic in buckets of an hour, a day, an ISO week (from Monday) or a month of the website's time zone (daylight saving included: a day has 23 to 25 hours), one item per bucket of the period (empty ones included, oldest first), each with visitors, visits, page views, events, bounce rate, visit duration and views per visit. A visit counts once, with all its page views, in the bucket its first event is in; a visitor is counted once per day, so a week's or month's visitors are the sum of its days'. In a zone offset by a fraction of an hour, buckets older than the raw retention come from whole UTC hours (each in the bucket its start falls in); complete and notice say so. For totals call analytics_aggregate.",
   input: z
     .object({
       ...reportInput,

@@ -33,6 +33,6 @@ export default defineTool({
       else organizationIds.push(grant.organizationId);
     }
     const rows = await ctx.stores.websites.list({ organizationIds, websiteIds }, cursorList.request(input));
-    return cursorList.page(rows, input, (row) => projectWebsite(ctx.platform.config, row));
+    return cursorList.reusedPage(rows, input, projectWebsite, ctx.platform.config);
   },
 });

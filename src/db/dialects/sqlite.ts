@@ -8,7 +8,7 @@ import { migrationsFolder } from "../migrations-folder.ts";
 import { tables } from "../schema/sqlite.ts";
 import { bindStores } from "../stores/index.ts";
 import { sqliteDb } from "../types.ts";
-import { sqliteDataVersion, WriteTracker } from "../write-generation.ts";
+import { connectionWrites, sqliteDataVersion } from "../write-generation.ts";
 import { memoryRateLimiter } from "./memory-buckets.ts";
 
 /**
@@ -30,7 +30,7 @@ export function openSqlite(options: OpenOptions): Database {
     typeof value === "string" ? value.toLowerCase() : value,
   );
   // Units of work run one at a time on the one connection: the open transaction's tracker counts its writes.
-  const writes = new WriteTracker();
+  const writes = connectionWrites(sqlite);
   const db = drizzle(sqlite, { logger: { logQuery: (query) => writes.logger.logQuery(query) } });
   applyMigrations(sqlite, db);
   const stores = bindStores(sqliteDb(db), tables, "sqlite");
@@ -64,6 +64,7 @@ export function openSqlite(options: OpenOptions): Database {
         }
       }),
     read: (work) => exclusive(() => work(stores)),
+    peek: (work) => work(stores),
     externalVersion: sqliteDataVersion(sqlite),
     async close() {
       await exclusive(async () => sqlite.close());

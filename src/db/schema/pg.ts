@@ -43,6 +43,7 @@ export const {
   cmsItemTerms,
   cmsItemUniques,
   analyticsEvents,
+  analyticsVisits,
   analyticsRollups,
   analyticsDailyRollups,
   analyticsRollupProgress,

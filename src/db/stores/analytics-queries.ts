@@ -125,7 +125,7 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
       const bucket = (column: SQL) => bucketSql(column, offsets, size, instant);
       const query = parts(
         source,
-        (scope) => metricsOfVisits(visitRowsSql(dialect, scope, bucket(sql.raw("ev.ts")))),
+        (scope) => metricsOfVisits(visitRowsSql(dialect, scope, sql`''`), scope, bucket),
         { dimension: source.rollups?.only?.dimension ?? "", value: bucket },
       );
       return (await rawRows<Record<string, unknown>>(db, dialect, query)).map(toRow);
@@ -139,7 +139,10 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
       const query = parts(
         source,
         (scope) =>
-          metricsOfVisits(visitRowsSql(dialect, scope, value, { where, uses: dimension ? [dimension] : [] })),
+          metricsOfVisits(
+            visitRowsSql(dialect, scope, value, { where, uses: dimension ? [dimension] : [] }),
+            scope,
+          ),
         dimension ? { dimension, value: () => sql.raw("value") } : undefined,
       );
       const collate = byteOrder(dialect);

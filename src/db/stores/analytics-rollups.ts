@@ -1,9 +1,12 @@
 // Hourly rollups of raw events, for every website at once. A visit (with its page views, events, bounce and
 // duration) counts in the hour of its first event with the value; a visitor in the hour of its first visit with it.
-// Visitor ids change every UTC day and a visit never outlives its visitor id, so counting from the start of the
-// day of `from` finds every earlier visit and visitor, and nothing is counted twice across runs.
-// One statement rolls up every dimension: the range's events are read once (with each visit's entry and exit page)
-// into a materialized table that each dimension then groups.
+// Visitor ids change every UTC day and a visit never outlives its visitor id, so reading the whole UTC day of `from`
+// finds every earlier visit and visitor and every later event of the range's visits (a visit crossing `to` counts
+// with all its events so far, as a raw report counts it), and nothing is counted twice across runs.
+// One statement rolls up every dimension: the day's events are read once (with each visit's entry and exit page)
+// into a materialized table, summed per visit for the dimensions visits carry (all but page and event), grouped per
+// visit and value for every dimension, each row flagged when it is the visitor's first visit with the value (a
+// window), and summed per hour and value: no second pass for the visitors.
 import { type SQL, sql } from "drizzle-orm";
 import type { Dialect } from "../types.ts";
 import { type Dimension, dimensionSql, dimensions, ENGAGEMENT, PAGEVIEW } from "./analytics-sql.ts";
@@ -24,7 +27,19 @@ function visitEnd(which: "entry" | "exit"): SQL {
   );
 }
 
-/** Per visit of the range: its page views, custom events and first and last event times per value of `dimension`. */
+/** The dimensions whose value an event takes from its visit (all but page and event), grouped from `vis`. */
+const visitColumns = sql.raw(
+  dimensions
+    .filter((d) => d !== "page" && d !== "event")
+    .map((d) => `ev.${d}`)
+    .join(", "),
+);
+
+/**
+ * Per visit of the range: its page views, custom events and first and last event times per value of `dimension`,
+ * from the events (`ev`) or, for the dimensions of visits and the totals, from `vis`, the same sums per visit and
+ * combination of those values (one row per visit in practice: sums, minima and maxima add up either way).
+ */
 function visitsOf(dimension: Dimension | ""): SQL {
   const value =
     dimension === ""
@@ -32,11 +47,20 @@ function visitsOf(dimension: Dimension | ""): SQL {
       : dimension === "entry_page" || dimension === "exit_page"
         ? sql.raw(`ev.${dimension}`)
         : dimensionSql(dimension);
-  const custom = dimension === "event" ? sql` where ${IS_CUSTOM}` : sql``;
-  return sql`select ev.website_id as website_id, ${sql.raw(literal(dimension))} as d, ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id, sum(case when ev.${sql.raw(IS_PAGEVIEW)} then 1 else 0 end) as pv, sum(case when ${IS_CUSTOM} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from ev${custom} group by ev.website_id, 3, ev.session_id, ev.visitor_id`;
+  const head = sql`select ev.website_id as website_id, ${sql.raw(literal(dimension))} as d, ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id`;
+  const events = dimension === "page" || dimension === "event";
+  // r = 1 marks the visitor's first visit with the value (ties by session): the visitor counts in its hour.
+  const first = sql`row_number() over (partition by ev.website_id, ${value}, ev.visitor_id order by min(${sql.raw(events ? "ev.ts" : "ev.t0")}), ev.session_id) as r`;
+  const group = sql`group by ev.website_id, 3, ev.session_id, ev.visitor_id`;
+  if (events) {
+    const custom = dimension === "event" ? sql` where ${IS_CUSTOM}` : sql``;
+    return sql`${head}, sum(case when ev.${sql.raw(IS_PAGEVIEW)} then 1 else 0 end) as pv, sum(case when ${IS_CUSTOM} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1, ${first} from ev${custom} ${group}`;
+  }
+  return sql`${head}, sum(ev.pv) as pv, sum(ev.evs) as evs, min(ev.t0) as t0, max(ev.t1) as t1, ${first} from vis ev ${group}`;
 }
 
 function hourlyRollup(dialect: Dialect, from: number, to: number, since: number): SQL {
+  const dayEnd = since + DAY;
   // Without statistics SQLite may scan the whole (website, ts) index for its order rather than the day's range.
   const events = sql.raw(
     dialect === "sqlite" ? "analytics_events indexed by analytics_events_ts_idx" : "analytics_events",
@@ -46,15 +70,11 @@ function hourlyRollup(dialect: Dialect, from: number, to: number, since: number)
     (["", ...dimensions] as const).map((dimension) => visitsOf(dimension)),
     sql` union all `,
   );
-  return sql`with ev as materialized (select id, website_id, session_id, visitor_id, ts, name, path, source, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, os, country, ${visitEnd("entry")} as entry_page, ${visitEnd("exit")} as exit_page from ${events} where ts >= ${since} and ts < ${to}),
-s as materialized (${visits}),
-firsts as (select website_id, d, v, visitor_id, min(t0) as f from s group by website_id, d, v, visitor_id)
+  return sql`with ev as materialized (select id, website_id, session_id, visitor_id, ts, name, path, source, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, os, country, ${visitEnd("entry")} as entry_page, ${visitEnd("exit")} as exit_page from ${events} where ts >= ${since} and ts < ${dayEnd}),
+vis as materialized (select ev.website_id as website_id, ev.session_id as session_id, ev.visitor_id as visitor_id, ${visitColumns}, sum(case when ev.${sql.raw(IS_PAGEVIEW)} then 1 else 0 end) as pv, sum(case when ${IS_CUSTOM} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from ev group by ev.website_id, ev.session_id, ev.visitor_id, ${visitColumns}),
+s as (${visits})
 insert into analytics_rollups (website_id, dimension, hour, value, pageviews, events, visitors, visits, bounces, duration_ms)
-select website_id, d, hour, v, sum(pv), sum(evs), sum(visitors), sum(visits), sum(bounces), sum(duration) from (
-select website_id, d, v, ${hour("t0")} as hour, pv, evs, 0 as visitors, 1 as visits, case when pv <= 1 then 1 else 0 end as bounces, t1 - t0 as duration from s where t0 >= ${from}
-union all
-select website_id, d, v, ${hour("f")} as hour, 0, 0, 1, 0, 0, 0 from firsts where f >= ${from}
-) x where true group by website_id, d, hour, v
+select website_id, d, ${hour("t0")}, v, sum(pv), sum(evs), sum(case when r = 1 then 1 else 0 end), count(*), sum(case when pv <= 1 then 1 else 0 end), sum(t1 - t0) from s where t0 >= ${from} and t0 < ${to} group by website_id, d, 3, v
 on conflict do nothing`;
 }
 

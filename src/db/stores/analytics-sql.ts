@@ -103,18 +103,31 @@ function filterSql(dialect: Dialect, filter: Filter): SQL {
   return filter.op === "is" ? sql`${column} in (${list})` : sql`${column} not in (${list})`;
 }
 
-/** The first (entry) or last (exit) page view of each visit in the scope's time range. */
+const DAY = 86_400_000;
+
+/**
+ * The events a scope's visits are measured from: its UTC days. A visit counts where its first event is (as in the
+ * rollups) with all its events, and never outlives its UTC day (visitor ids change daily).
+ */
+const daysOf = (scope: Scope) => ({
+  from: Math.floor(scope.from / DAY) * DAY,
+  to: Math.ceil(scope.to / DAY) * DAY,
+});
+
+/** The first (entry) or last (exit) page view of each visit of the scope's days. */
 function visitEndsSql(scope: Scope, which: "entry" | "exit"): SQL {
   const order = which === "entry" ? sql.raw("ts asc, id asc") : sql.raw("ts desc, id desc");
-  return sql`(select session_id, path from (select session_id, path, row_number() over (partition by session_id order by ${order}) as rn from analytics_events where website_id = ${scope.websiteId} and ts >= ${scope.from} and ts < ${scope.to} and name = ${PAGEVIEW}) ends where rn = 1)`;
+  const days = daysOf(scope);
+  return sql`(select session_id, path from (select session_id, path, row_number() over (partition by session_id order by ${order}) as rn from analytics_events where website_id = ${scope.websiteId} and ts >= ${days.from} and ts < ${days.to} and name = ${PAGEVIEW}) ends where rn = 1)`;
 }
 
 const needsEnds = (scope: Scope, extra: readonly Dimension[], which: Dimension) =>
   extra.includes(which) || scope.filters.some((f) => f.dimension === which);
 
 /**
- * Per value and visit: the visit's page views, custom events and first and last event times. `value` is the SQL
- * the rows are grouped by; `where` narrows the events further (the custom events of an event breakdown).
+ * Per value and visit of the scope's UTC days: the visit's page views, custom events and first and last event times.
+ * `value` is the SQL the rows are grouped by; `where` narrows the events further (the custom events of an event
+ * breakdown). metricsOfVisits keeps the visits that start in the scope.
  */
 export function visitRowsSql(
   dialect: Dialect,
@@ -128,19 +141,32 @@ export function visitRowsSql(
     joins.push(sql` left join ${visitEndsSql(scope, "entry")} en on en.session_id = ev.session_id`);
   if (needsEnds(scope, uses, "exit_page"))
     joins.push(sql` left join ${visitEndsSql(scope, "exit")} ex on ex.session_id = ev.session_id`);
+  const days = daysOf(scope);
   const conditions = [
     sql`ev.website_id = ${scope.websiteId}`,
-    sql`ev.ts >= ${scope.from}`,
-    sql`ev.ts < ${scope.to}`,
+    sql`ev.ts >= ${days.from}`,
+    sql`ev.ts < ${days.to}`,
     ...scope.filters.map((filter) => filterSql(dialect, filter)),
     ...(options.where ? [options.where] : []),
   ];
   return sql`select ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id, sum(case when ev.name = ${PAGEVIEW} then 1 else 0 end) as pv, sum(case when ev.name <> ${PAGEVIEW} and ev.name <> ${ENGAGEMENT} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from analytics_events ev${sql.join(joins, sql``)} where ${sql.join(conditions, sql` and `)} group by 1, ev.session_id, ev.visitor_id`;
 }
 
-/** The metric columns of a report, from visit rows `s` grouped by `v` (the same columns rollups store). */
-export function metricsOfVisits(visits: SQL): SQL {
-  return sql`select v, count(distinct visitor_id) as visitors, count(*) as visits, sum(pv) as pageviews, sum(evs) as events, sum(case when pv <= 1 then 1 else 0 end) as bounces, sum(t1 - t0) as duration from (${visits}) s group by v`;
+/**
+ * The metric columns of a report (the same columns rollups store) from visit rows grouped by `v`, counted as the
+ * rollups count them: a visit (its page views, events, bounce and duration) where its first event with the value
+ * is, a visitor where its first visit with the value starts; both only when that is in [from, to). With `bucket`,
+ * per time bucket of those instants instead of per value.
+ */
+export function metricsOfVisits(
+  visits: SQL,
+  range: { from: number; to: number },
+  bucket?: (time: SQL) => SQL,
+): SQL {
+  const key = (time: string) => (bucket ? bucket(sql.raw(time)) : sql.raw("v"));
+  const within = (time: string) =>
+    sql.raw(`${time} >= ${Math.trunc(range.from)} and ${time} < ${Math.trunc(range.to)}`);
+  return sql`select v, sum(visitors) as visitors, sum(visits) as visits, sum(pageviews) as pageviews, sum(events) as events, sum(bounces) as bounces, sum(duration) as duration from (with s as (${visits}) select ${key("t0")} as v, 0 as visitors, 1 as visits, pv as pageviews, evs as events, case when pv <= 1 then 1 else 0 end as bounces, t1 - t0 as duration from s where ${within("t0")} union all select ${key("f")}, 1, 0, 0, 0, 0, 0 from (select v, visitor_id, min(t0) as f from s group by v, visitor_id) firsts where ${within("f")}) m group by v`;
 }
 
 /**

@@ -2,84 +2,145 @@ import type BetterSqlite3 from "better-sqlite3";
 import { and, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db, Dialect, Tables } from "../types.ts";
 import { rawRows, rawRun } from "../types.ts";
-import { noteWrite } from "../write-generation.ts";
+import { rawWrite } from "../write-generation.ts";
 import { type AnalyticsQueries, analyticsQueries } from "./analytics-queries.ts";
 import { rollupSql } from "./analytics-rollups.ts";
-import { once } from "./prepared.ts";
 
 /** One raw page view or event, as stored. */
 export type AnalyticsEventRecord = Tables["analyticsEvents"]["$inferSelect"];
 export type AnalyticsSettingsRecord = Tables["analyticsSettings"]["$inferSelect"];
 
-/** A recent event of a visitor, with what its visit keeps (to continue the visit). */
-export type VisitorPosition = Pick<
-  AnalyticsEventRecord,
-  | "websiteId"
-  | "visitorId"
-  | "sessionId"
-  | "ts"
-  | "source"
-  | "referrer"
-  | "utmSource"
-  | "utmMedium"
-  | "utmCampaign"
-  | "utmTerm"
-  | "utmContent"
->;
+/** A visitor's current visit (what continues it), as `analytics_visits` keeps it. */
+export type VisitorPosition = Tables["analyticsVisits"]["$inferSelect"];
 
 const ROLLUP_PROGRESS = "hourly";
 /** Rows per INSERT statement on PostgreSQL (they travel as one JSON parameter). */
 const INSERT_CHUNK = 5_000;
+/** Visits per upsert (11 values each: within SQLite's bound parameters). */
+const VISIT_CHUNK = 500;
 /** Rows per prepared INSERT on SQLite (the rest of a batch one by one). */
 const SQLITE_ROWS = 50;
 
-type EventInserter = (rows: readonly AnalyticsEventRecord[]) => Promise<void>;
+/**
+ * The raw-event columns in the order `insertEventValues` takes them (the table's order: the SQL lists the columns
+ * by these keys).
+ */
+export const EVENT_KEYS = [
+  "id",
+  "websiteId",
+  "ts",
+  "name",
+  "path",
+  "visitorId",
+  "sessionId",
+  "source",
+  "referrer",
+  "utmSource",
+  "utmMedium",
+  "utmCampaign",
+  "utmTerm",
+  "utmContent",
+  "device",
+  "browser",
+  "os",
+  "country",
+  "engagementMs",
+  "props",
+] as const satisfies readonly (keyof AnalyticsEventRecord)[];
+const WIDTH = EVENT_KEYS.length;
+
+/** Inserts `count` rows given as their `EVENT_KEYS` values one after another in `values`. */
+type EventInserter = (values: readonly unknown[], count: number) => Promise<void>;
 
 /**
- * The raw-event insert of each dialect. SQLite: prepared INSERTs of 50 rows and of one, reused (binding the values
- * natively costs about 7 µs a row with the table's four B-trees; extracting them from one JSON parameter with
- * `json_each` cost 19). PostgreSQL: one `json_to_recordset` statement per 5,000 rows, a single parameter
- * instead of 20 per row (`json`, not `jsonb`: the server parses it once, 3 µs a row less).
+ * The raw-event insert of each dialect. SQLite: prepared INSERTs of 50 rows and of one, reused, bound straight
+ * from the flat values (binding natively costs about 7 µs a row with the table's four B-trees; extracting them
+ * from one JSON parameter with `json_each` cost 19). PostgreSQL: one `json_to_recordset` statement per 5,000
+ * rows, a single parameter instead of 20 per row (`json`, not `jsonb`: the server parses it once, 3 µs a row less).
  */
 function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): EventInserter {
-  const columns = Object.entries(getTableColumns(e));
+  const all = getTableColumns(e);
+  if (Object.keys(all).length !== WIDTH)
+    throw new Error("EVENT_KEYS must list every analytics_events column");
+  const columns = EVENT_KEYS.map((key) => [key, all[key]] as const);
   const names = columns.map(([, c]) => `"${c.name}"`).join(", ");
   const head = `insert into "analytics_events" (${names}) `;
   if (dialect === "pg") {
-    const select = `select ${columns.map(([key]) => `"${key}"`).join(", ")} from json_to_recordset(`;
+    const select = `select ${EVENT_KEYS.map((key) => `"${key}"`).join(", ")} from json_to_recordset(`;
     const close = `::json) as r(${columns.map(([key, c]) => `"${key}" ${c.getSQLType()}`).join(", ")})`;
-    return async (rows) => {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        const json = JSON.stringify(rows.slice(i, i + INSERT_CHUNK));
-        await rawRun(db, dialect, sql`${sql.raw(head + select)}${json}${sql.raw(close)}`);
+    return async (values, count) => {
+      for (let n = 0; n < count; n += INSERT_CHUNK) {
+        const rows: Record<string, unknown>[] = [];
+        for (let r = n; r < Math.min(count, n + INSERT_CHUNK); r++) {
+          const row: Record<string, unknown> = {};
+          for (let i = 0; i < WIDTH; i++) row[EVENT_KEYS[i]!] = values[r * WIDTH + i];
+          rows.push(row);
+        }
+        await rawRun(db, dialect, sql`${sql.raw(head + select)}${JSON.stringify(rows)}${sql.raw(close)}`);
       }
     };
   }
   const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
   const row = `(${columns.map(() => "?").join(", ")})`;
-  // Prepared on the first insert: most connections only read analytics.
-  const one = once(() => client.prepare(`${head}values ${row}`));
-  const many = once(() => client.prepare(`${head}values ${Array(SQLITE_ROWS).fill(row).join(", ")}`));
-  const keys = columns.map(([key]) => key as keyof AnalyticsEventRecord);
-  const oneValues: unknown[] = new Array(keys.length);
-  const manyValues: unknown[] = new Array(keys.length * SQLITE_ROWS);
-  const put = (values: unknown[], at: number, record: AnalyticsEventRecord) => {
-    for (let i = 0; i < keys.length; i++) {
-      const value = record[keys[i]!];
-      values[at + i] = value !== null && typeof value === "object" ? JSON.stringify(value) : value;
+  // Prepared on the first insert (most connections only read analytics); counted for the caches by `rawWrite`.
+  const one = rawWrite(client, `${head}values ${row}`);
+  const many = rawWrite(client, `${head}values ${Array(SQLITE_ROWS).fill(row).join(", ")}`);
+  const oneValues: unknown[] = new Array(WIDTH);
+  const manyValues: unknown[] = new Array(WIDTH * SQLITE_ROWS);
+  const put = (to: unknown[], values: readonly unknown[], from: number, length: number) => {
+    for (let i = 0; i < length; i++) {
+      const value = values[from + i];
+      to[i] = value !== null && typeof value === "object" ? JSON.stringify(value) : value;
     }
   };
-  return async (rows) => {
-    // Straight to the driver, past drizzle's logger: the write is counted for the caches here.
-    noteWrite("analytics_events");
+  return async (values, count) => {
     let n = 0;
-    for (; n + SQLITE_ROWS <= rows.length; n += SQLITE_ROWS) {
-      for (let r = 0; r < SQLITE_ROWS; r++) put(manyValues, r * keys.length, rows[n + r]!);
-      many().run(manyValues);
+    for (; n + SQLITE_ROWS <= count; n += SQLITE_ROWS) {
+      put(manyValues, values, n * WIDTH, manyValues.length);
+      many(manyValues);
     }
-    for (; n < rows.length; n++) {
-      put(oneValues, 0, rows[n]!);
-      one().run(oneValues);
+    for (; n < count; n++) {
+      put(oneValues, values, n * WIDTH, WIDTH);
+      one(oneValues);
+    }
+  };
+}
+
+type VisitSaver = (visits: readonly VisitorPosition[]) => Promise<void>;
+
+/**
+ * The upsert of visits, keeping a later one already stored. SQLite: one prepared single-row statement, reused
+ * (drizzle building a statement per batch cost ~12 µs a visit); PostgreSQL: drizzle's multi-row insert.
+ */
+function visitSaver(db: Db, v: Tables["analyticsVisits"], dialect: Dialect): VisitSaver {
+  const columns = Object.entries(getTableColumns(v));
+  const updated = columns.filter(([key]) => key !== "websiteId" && key !== "visitorId");
+  if (dialect === "pg") {
+    const set = Object.fromEntries(updated.map(([key, c]) => [key, sql.raw(`excluded."${c.name}"`)]));
+    return async (visits) => {
+      for (let i = 0; i < visits.length; i += VISIT_CHUNK) {
+        await db
+          .insert(v)
+          .values(visits.slice(i, i + VISIT_CHUNK) as VisitorPosition[])
+          .onConflictDoUpdate({
+            target: [v.websiteId, v.visitorId],
+            set,
+            setWhere: sql`excluded.ts >= ${v.ts}`,
+          });
+      }
+    };
+  }
+  const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
+  const upsert = rawWrite(
+    client,
+    `insert into "analytics_visits" (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) values (${columns.map(() => "?").join(", ")}) on conflict ("website_id", "visitor_id") do update set ${updated.map(([, c]) => `"${c.name}" = excluded."${c.name}"`).join(", ")} where excluded."ts" >= "analytics_visits"."ts"`,
+  );
+  const keys = columns.map(([key]) => key as keyof VisitorPosition);
+  const values: unknown[] = new Array(keys.length);
+  return async (visits) => {
+    for (const visit of visits) {
+      for (let i = 0; i < keys.length; i++) values[i] = visit[keys[i]!];
+      upsert(values);
     }
   };
 }
@@ -87,12 +148,18 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
 /** Analytics: raw events, rollups, salts and settings. */
 export interface AnalyticsStore extends AnalyticsQueries {
   insertEvents(rows: readonly AnalyticsEventRecord[]): Promise<void>;
-  /** Events since `since` of the given visitors, for continuing their visits. */
+  /** Inserts `count` events given as their `EVENT_KEYS` values one after another (the writer's rows, no objects). */
+  insertEventValues(values: readonly unknown[], count: number): Promise<void>;
+  /** The current visits of the given visitors whose latest event is since `since`, for continuing them. */
   recentPositions(
     websiteIds: readonly string[],
     visitorIds: readonly string[],
     since: number,
   ): Promise<VisitorPosition[]>;
+  /** Keeps each visitor's visit as given, unless a later event of it is kept already (another node's). */
+  saveVisits(visits: readonly VisitorPosition[]): Promise<void>;
+  /** Deletes the visits whose latest event is before `before`; returns how many. */
+  deleteVisitsBefore(before: number): Promise<number>;
   /** The salt of `day` (YYYY-MM-DD): `candidate` when this call creates it, else the one stored first. */
   salt(day: string, candidate: string): Promise<string>;
   /** Deletes the salts of days before `day`. */
@@ -117,34 +184,33 @@ export interface AnalyticsStore extends AnalyticsQueries {
 
 export function analyticsStore(db: Db, t: Tables, dialect: Dialect): AnalyticsStore {
   const e = t.analyticsEvents;
-  const insertEvents = eventInserter(db, e, dialect);
+  const v = t.analyticsVisits;
+  const insertEventValues = eventInserter(db, e, dialect);
   return {
     ...analyticsQueries(db, t, dialect),
-    insertEvents,
+    insertEventValues,
+    insertEvents: (rows) =>
+      insertEventValues(
+        rows.flatMap((row) => EVENT_KEYS.map((key) => row[key])),
+        rows.length,
+      ),
     async recentPositions(websiteIds, visitorIds, since) {
       if (visitorIds.length === 0) return [];
       return db
-        .select({
-          websiteId: e.websiteId,
-          visitorId: e.visitorId,
-          sessionId: e.sessionId,
-          ts: e.ts,
-          source: e.source,
-          referrer: e.referrer,
-          utmSource: e.utmSource,
-          utmMedium: e.utmMedium,
-          utmCampaign: e.utmCampaign,
-          utmTerm: e.utmTerm,
-          utmContent: e.utmContent,
-        })
-        .from(e)
+        .select()
+        .from(v)
         .where(
           and(
-            inArray(e.websiteId, [...new Set(websiteIds)]),
-            inArray(e.visitorId, [...new Set(visitorIds)]),
-            gte(e.ts, since),
+            inArray(v.websiteId, [...new Set(websiteIds)]),
+            inArray(v.visitorId, [...new Set(visitorIds)]),
+            gte(v.ts, since),
           ),
         );
+    },
+    saveVisits: visitSaver(db, v, dialect),
+    async deleteVisitsBefore(before) {
+      const gone = await db.delete(v).where(lt(v.ts, before)).returning({ ts: v.ts });
+      return gone.length;
     },
     async salt(day, candidate) {
       await db.insert(t.analyticsSalts).values({ day, salt: candidate }).onConflictDoNothing();

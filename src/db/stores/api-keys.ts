@@ -25,6 +25,8 @@ export interface ApiKeyStore {
   insert(record: ApiKeyRecord, secretHash: string): Promise<void>;
   get(id: string): Promise<ApiKeyRecord | undefined>;
   findBySecretHash(secretHash: string): Promise<ApiKeyRecord | undefined>;
+  /** `findBySecretHash`'s record while it is reused unchanged (SQLite), without a query; else undefined. */
+  peekBySecretHash(secretHash: string): ApiKeyRecord | undefined;
   list(filter: ApiKeyListFilter): Promise<ApiKeyRecord[]>;
   update(id: string, patch: ApiKeyPatch): Promise<void>;
 }
@@ -102,6 +104,7 @@ export function apiKeyStore(db: Db, t: Tables, dialect: Dialect): ApiKeyStore {
         async () => (await withWebsites(await byHash().execute({ hash: secretHash })))[0],
       );
     },
+    peekBySecretHash: (secretHash) => bySecretHash.peek(secretHash),
     async list(filter) {
       const revoked = filter.revoked === "only" ? isNotNull(k.revokedAt) : isNull(k.revokedAt);
       const position = after(k.createdAt, k.id, filter.after);

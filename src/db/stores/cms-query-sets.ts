@@ -2,6 +2,7 @@
 // value index once per walked row (the plain statement), or gather the equality's matches once and look each
 // walked row up in that set. The choice changes the plan, never the rows: both shapes return the same page.
 import { type SQL, sql } from "drizzle-orm";
+import pg from "pg";
 import { type Db, type Dialect, rawRows } from "../types.ts";
 import { equalityRows, type ItemQuery, type QueryCondition, type QueryFilter, stateOf } from "./cms-query.ts";
 
@@ -15,12 +16,12 @@ import { equalityRows, type ItemQuery, type QueryCondition, type QueryFilter, st
 export const SET_BOUNDS = { low: 0.3, high: 3.5, max: 20_000 };
 /** Items counted at most (beyond, `max` bounds the set anyway). */
 const ITEMS_COUNTED = 1_000_000;
-/** How long a count is reused (a stale count only makes a slower plan, never other rows). */
+/** How long a count is current; an older one is still used while it is counted again off the query path. */
 const COUNT_TTL_MS = 30_000;
 const COUNT_ENTRIES = 2_000;
 
 /** Bounded counts by what they count (collection ids are unique across databases). */
-const counts = new Map<string, { n: number; at: number }>();
+const counts = new Map<string, { n: number; at: number; refreshing: boolean }>();
 
 type ValueCondition = QueryCondition & { ref: { kind: "value" } };
 
@@ -37,21 +38,40 @@ function candidates(query: ItemQuery): ValueCondition[] {
   });
 }
 
-/** Rows of `rows`, counted up to `max` + 1 (one index range, read at most that far), reused for COUNT_TTL_MS. */
+/**
+ * Whether a count can run after the query that asked for it: SQLite's one connection lives as long as the
+ * database; on PostgreSQL only the pool's handle does (a transaction's client goes back to the pool with it).
+ */
+const outlivesQuery = (db: Db, dialect: Dialect) =>
+  dialect === "sqlite" || (db as unknown as { $client?: unknown }).$client instanceof pg.Pool;
+
+/**
+ * Rows of `rows`, counted up to `max` + 1 (one index range, read at most that far). A count is counted on the
+ * query path only the first time: once older than COUNT_TTL_MS it is still used, and counted again after the
+ * current turn of the event loop on the same handle (a stale count only picks a slower plan, never other rows).
+ * On a handle that ends with the query (a PostgreSQL transaction's), an old count is counted again at once.
+ */
 async function boundedCount(db: Db, dialect: Dialect, key: unknown[], rows: SQL, max: number) {
   const id = JSON.stringify([...key, max]);
-  const now = Date.now();
+  const count = async () => {
+    const statement = sql`SELECT count(*) AS n FROM (${rows} LIMIT ${max + 1}) x`;
+    const [row] = await rawRows<{ n: number | string }>(db, dialect, statement);
+    const n = Number(row?.n ?? 0);
+    if (!counts.has(id) && counts.size >= COUNT_ENTRIES) counts.delete(counts.keys().next().value as string);
+    counts.set(id, { n, at: Date.now(), refreshing: false });
+    return n;
+  };
   const known = counts.get(id);
-  if (known && now - known.at < COUNT_TTL_MS) return known.n;
-  const [row] = await rawRows<{ n: number | string }>(
-    db,
-    dialect,
-    sql`SELECT count(*) AS n FROM (${rows} LIMIT ${max + 1}) x`,
-  );
-  const n = Number(row?.n ?? 0);
-  if (counts.size >= COUNT_ENTRIES) counts.delete(counts.keys().next().value as string);
-  counts.set(id, { n, at: now });
-  return n;
+  if (!known || (Date.now() - known.at >= COUNT_TTL_MS && !outlivesQuery(db, dialect))) return count();
+  if (Date.now() - known.at >= COUNT_TTL_MS && !known.refreshing) {
+    known.refreshing = true;
+    setImmediate(() =>
+      count().catch(() => {
+        known.refreshing = false; // the database closed or failed: the next query tries again
+      }),
+    );
+  }
+  return known.n;
 }
 
 /**

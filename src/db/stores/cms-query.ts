@@ -111,35 +111,31 @@ export function equalityRows(query: ItemQuery, c: QueryCondition & { ref: { kind
 }
 
 /**
- * Runs one page of an item query; `load` reads the full records of the ids found. The conditions in `sets`
- * (equalities, see cms-query-sets.ts) are checked against their matches' ids gathered once, not probed per row.
+ * Runs one page of an item query: one statement returns the page's sort keys and full records (`toItem` maps a
+ * row's item columns as the ORM would). The conditions in `sets` (equalities, see cms-query-sets.ts) are checked
+ * against their matches' ids gathered once, not probed per row.
  */
 export async function queryItems(
   db: Db,
   dialect: Dialect,
   query: ItemQuery,
-  load: (ids: string[]) => Promise<CmsItemRecord[]>,
+  toItem: (row: Record<string, unknown>) => CmsItemRecord,
   sets?: ReadonlySet<QueryCondition>,
 ): Promise<ItemQueryPage> {
   const { statement, numeric } = itemQueryStatement(dialect, query, sets);
   const rows = await rawRows<Record<string, unknown>>(db, dialect, statement);
-  const keyRows = rows.map((row) =>
+  const keys = rows.map((row) =>
     numeric.map((isNumber, n) => {
       const value = row[`k${n}`];
       return isNumber && value !== null && value !== undefined ? Number(value) : (value ?? null);
     }),
   );
-  const ids = keyRows.map((key) => key[key.length - 1] as string);
-  const byId = new Map((await load(ids)).map((item) => [item.id, item]));
-  return {
-    items: ids.map((id) => byId.get(id)).filter((item): item is CmsItemRecord => item !== undefined),
-    keys: keyRows,
-  };
+  return { items: rows.map(toItem), keys };
 }
 
 /**
- * The one statement of an item query page: columns k0… (each sort key, then the id) and, per column, whether it
- * is numeric.
+ * The one statement of an item query page: columns k0… (each sort key, then the id), then every column of the
+ * item (`i.*`), and, per k column, whether it is numeric.
  */
 export function itemQueryStatement(
   dialect: Dialect,
@@ -296,7 +292,7 @@ export function itemQueryStatement(
     sql`, `,
   );
   const select = sql.join(
-    keys.map((k, n) => sql`${k.expr} AS ${sql.raw(`k${n}`)}`),
+    [...keys.map((k, n) => sql`${k.expr} AS ${sql.raw(`k${n}`)}`), sql.raw("i.*")],
     sql`, `,
   );
   // SQLite takes CROSS JOIN as "this order": without statistics it may otherwise drive from the collection's

@@ -50,6 +50,7 @@ export function cmsStore(db: Db, t: Tables, dialect: Dialect): CmsStore {
       .prepare(),
   );
 
+  const toItem = itemFromRow(i);
   const writes = itemWrites(
     db,
     t,
@@ -236,7 +237,7 @@ export function cmsStore(db: Db, t: Tables, dialect: Dialect): CmsStore {
     },
     async queryItems(query) {
       const sets = await chooseSets(db, dialect, query);
-      return queryItems(db, dialect, query, (ids) => this.getItems(ids), sets);
+      return queryItems(db, dialect, query, toItem, sets);
     },
     async reindexCollection(collectionId) {
       await index.removeCollection(collectionId);
@@ -260,6 +261,19 @@ export function cmsStore(db: Db, t: Tables, dialect: Dialect): CmsStore {
     },
     ...itemOrder(db, t),
     ...itemHtml(db, t),
+  };
+}
+
+/** Maps a raw `cms_items` row (database column names and values) to its record, as the ORM's own selects do. */
+function itemFromRow(table: Tables["cmsItems"]): (row: Record<string, unknown>) => CmsItemRecord {
+  const columns = Object.entries(getTableColumns(table));
+  return (row) => {
+    const item: Record<string, unknown> = {};
+    for (const [key, column] of columns) {
+      const value = row[column.name];
+      item[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return item as CmsItemRecord;
   };
 }
 

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { freezeDeep } from "../../kernel/frozen.ts";
 import type { Db, Dialect } from "../types.ts";
 import { sqliteDataVersion, writeGeneration } from "../write-generation.ts";
 
@@ -57,6 +58,8 @@ export class UnchangedCache<K, V> {
 /** A store's cache of reads: `get` returns the value of `key`, reused while unchanged, or `load()`s it. */
 export interface StoreCache<V> {
   get(key: string, load: () => Promise<V>): Promise<V>;
+  /** The value of `key` while it is reused unchanged, without a query; undefined when it would have to be read. */
+  peek(key: string): V | undefined;
 }
 
 /** The drizzle handle of better-sqlite3 exposes its connection as `$client`. */
@@ -75,18 +78,13 @@ export function unchangedCache<V>(
   tableNames: readonly string[],
 ): StoreCache<V> {
   const client = dialect === "sqlite" ? (db as unknown as WithClient).$client : undefined;
-  if (!client) return { get: (_key, load) => load() };
+  if (!client) return { get: (_key, load) => load(), peek: () => undefined };
   const cache = new UnchangedCache<string, V>(
     maxEntries,
     writeGeneration(tableNames, sqliteDataVersion(client)),
   );
-  return { get: (key, load) => cache.through(key, async () => deepFreeze(await load())) };
-}
-
-function deepFreeze<V>(value: V): V {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
+  return {
+    get: (key, load) => cache.through(key, async () => freezeDeep(await load())),
+    peek: (key) => cache.get(key),
+  };
 }

@@ -9,14 +9,19 @@ export interface BreakdownSpec {
   property?: string;
 }
 
-/** One page of a breakdown (most visitors first, then by value), whether more follow, and its raw coverage (see sourceOf). */
+/** One page of a breakdown (most visitors first, then by value), whether more follow, and its coverage (see sourceOf). */
 export async function breakdownPage(
   ctx: Pick<ToolContext, "stores">,
   spec: BreakdownSpec,
   period: Period,
   filters: readonly Filter[],
   page: { after?: { visitors: number; value: string }; limit: number },
-): Promise<{ items: (Metrics & { value: string })[]; more: boolean; rawFrom?: number }> {
+): Promise<{
+  items: (Metrics & { value: string })[];
+  more: boolean;
+  rawFrom?: number;
+  shiftedBefore?: number;
+}> {
   const grouping: Grouping =
     spec.dimension === "property" ? { property: spec.property ?? "" } : { dimension: spec.dimension };
   const source = await sourceOf(ctx, spec.websiteId, period, filters, {
@@ -31,5 +36,6 @@ export async function breakdownPage(
     items: rows.slice(0, page.limit).map((row) => ({ value: row.value, ...metricsOf(row) })),
     more: rows.length > page.limit,
     ...(source.rawFrom !== undefined ? { rawFrom: source.rawFrom } : {}),
+    ...(source.shiftedBefore !== undefined ? { shiftedBefore: source.shiftedBefore } : {}),
   };
 }

@@ -1,9 +1,9 @@
 import type { Database } from "../../db/database.ts";
-import { appendHit, HIT_FIELDS, hitsOf } from "./hit-batch.ts";
-import { createBatchWriter, type Hit } from "./writer.ts";
+import { appendHit, HIT_FIELDS, type Hit } from "./hit-batch.ts";
+import { createBatchWriter } from "./writer.ts";
 import { threadWriter } from "./writer-thread.ts";
 
-export type { Hit } from "./writer.ts";
+export type { Hit } from "./hit-batch.ts";
 
 /** The request headers the collector reads. */
 export interface HitHeaders {
@@ -69,7 +69,7 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
       ? threadWriter(options.databaseUrl, options.geoip)
       : undefined;
   const inline = thread ? undefined : createBatchWriter(db, options.geoip);
-  const write = (batch: unknown[]) => thread?.write(batch) ?? inline!(hitsOf(batch));
+  const write = (batch: unknown[]) => thread?.write(batch) ?? inline!(batch);
   /** Hits handed to the writer and not answered yet: they count against `maxBuffered` too. */
   let writing = 0;
 

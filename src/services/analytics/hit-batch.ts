@@ -1,11 +1,26 @@
-import type { Hit } from "./writer.ts";
+/** A page view or event as the request path hands it over: copied strings only, nothing parsed yet. */
+export interface Hit {
+  websiteId: string;
+  ts: number;
+  /** The site's host (a referrer from it is internal navigation). */
+  host: string;
+  name: string;
+  pathname: string;
+  search: string;
+  ip: string;
+  userAgent: string;
+  referer: string | null;
+  engagementMs?: number;
+  props?: Record<string, string> | null;
+}
 
 /** Fields a hit takes in a batch. */
 export const HIT_FIELDS = 11;
 
 /**
  * Appends a hit to a batch: its fields one after another in a flat array, no object kept per hit. A batch goes to
- * the writer thread as one JSON string (one copy, instead of the structured clone of an object per hit).
+ * the writer thread as one JSON string (one copy, instead of the structured clone of an object per hit), and the writer reads the
+ * fields where they are (no object per hit there either).
  */
 export function appendHit(batch: unknown[], hit: Hit): void {
   batch.push(
@@ -21,25 +36,4 @@ export function appendHit(batch: unknown[], hit: Hit): void {
     hit.engagementMs ?? 0,
     hit.props ?? null,
   );
-}
-
-/** The hits of a batch `appendHit` filled (or of its JSON, parsed). */
-export function hitsOf(batch: readonly unknown[]): Hit[] {
-  const hits: Hit[] = [];
-  for (let i = 0; i + HIT_FIELDS <= batch.length; i += HIT_FIELDS) {
-    hits.push({
-      websiteId: batch[i] as string,
-      ts: batch[i + 1] as number,
-      host: batch[i + 2] as string,
-      name: batch[i + 3] as string,
-      pathname: batch[i + 4] as string,
-      search: batch[i + 5] as string,
-      ip: batch[i + 6] as string,
-      userAgent: batch[i + 7] as string,
-      referer: batch[i + 8] as string | null,
-      engagementMs: batch[i + 9] as number,
-      props: batch[i + 10] as Record<string, string> | null,
-    });
-  }
-  return hits;
 }

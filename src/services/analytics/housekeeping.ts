@@ -39,11 +39,13 @@ export async function rollUpAnalytics(platform: Platform, now = Date.now()): Pro
 
 /**
  * Deletes raw events older than the retention (`analyticsRawRetentionMonths`), never ones not rolled up yet, and
- * the visitor salts of past days. Returns the events deleted.
+ * the visitor salts of past days. Events go by whole UTC days, so no visit is cut and reports find the raw events
+ * whole from the oldest one's day on (sourceOf). Returns the events deleted.
  */
 export async function purgeAnalytics(platform: Platform, now = Date.now()): Promise<number> {
   const rolledTo = await platform.db.read((s) => s.analytics.rolledTo());
-  const before = Math.min(monthsBefore(now, platform.config.analyticsRawRetentionMonths), rolledTo);
+  const cut = Math.min(monthsBefore(now, platform.config.analyticsRawRetentionMonths), rolledTo);
+  const before = Math.floor(cut / DAY) * DAY;
   const today = new Date(now).toISOString().slice(0, 10);
   await platform.db.transaction((s) => s.analytics.deleteSaltsBefore(today));
   let purged = 0;

@@ -112,12 +112,16 @@ export function previousPeriod(period: Period): Period {
 /**
  * Where a report over [start, end) reads: the rollups for the whole hours they cover (reports without filters;
  * daily rollups for the whole UTC days among them, except in a time series, which picks its days: seriesOf), raw
- * events for the rest; so do
- * totals and series filtered by one `dimension==value` of a rolled filter dimension, from that value's rows (not
- * with `byValue`: a breakdown groups by another dimension). Other filtered reports and event properties read raw
- * events only (rollups keep each dimension alone); `rawFrom` is then set when rollups hold traffic of the period from before the oldest raw event
- * kept, which those reports cannot count. `bucketsIn` names the zone of a time series: in a zone whose offset is
- * not whole hours, an hourly rollup straddles two local buckets, so raw events answer wherever they are kept.
+ * events for the rest; so do totals and series filtered by one `dimension==value` of a rolled filter dimension, from
+ * that value's rows (not with `byValue`: a breakdown groups by another dimension). Other filtered reports and event
+ * properties read raw events only (rollups keep each dimension alone); `rawFrom` is then set when rollups hold
+ * traffic of the period from before the oldest raw event kept, which those reports cannot count.
+ *
+ * Raw events are kept whole from a UTC day on (purgeAnalytics). Before it, in a zone whose offsets are not whole hours
+ * (`bucketsIn` names a time series' zone; totals look at the period's edges), rollups stand in with each hour counted
+ * where its start falls (the hour straddling the period's start belongs to the period before, the one straddling
+ * its end to this one): `shiftedBefore` is then that day. A time series there reads raw events wherever they are
+ * kept, since an hourly rollup straddles two local buckets.
  */
 export async function sourceOf(
   ctx: Pick<ToolContext, "stores">,
@@ -125,7 +129,7 @@ export async function sourceOf(
   range: { start: number; end: number },
   filters: readonly Filter[],
   how: { rollable?: boolean; bucketsIn?: string; byValue?: boolean } = {},
-): Promise<ReportSource & { rawFrom?: number }> {
+): Promise<ReportSource & { rawFrom?: number; shiftedBefore?: number }> {
   const scope = (from: number, to: number): Scope => ({ websiteId, from, to, filters });
   const analytics = ctx.stores.analytics;
   const only = how.byValue ? undefined : rolledFilter(filters);
@@ -137,17 +141,25 @@ export async function sourceOf(
       (await analytics.rolledTraffic(websiteId, Math.floor(range.start / HOUR) * HOUR, gapEnd));
     return { raw: [scope(range.start, range.end)], ...(missing ? { rawFrom: oldest ?? range.end } : {}) };
   }
+  const rolledTo = await analytics.rolledTo();
+  const oldest = await analytics.oldestEvent(websiteId);
+  // Raw events are whole from `kept` on; the rollups hold everything before it.
+  const kept = Math.min(oldest === null ? rolledTo : Math.floor(oldest / DAY) * DAY, rolledTo);
+  const fractional = how.bucketsIn
+    ? !wholeHourOffsets(how.bucketsIn, range.start, range.end)
+    : range.start % HOUR !== 0 || range.end % HOUR !== 0;
   const from = Math.ceil(range.start / HOUR) * HOUR;
-  let to = Math.min(Math.floor(range.end / HOUR) * HOUR, await analytics.rolledTo());
-  const oldest = () => analytics.oldestEvent(websiteId);
-  if (how.bucketsIn && !wholeHourOffsets(how.bucketsIn, range.start, range.end)) {
-    const first = await oldest();
-    if (first !== null) to = Math.min(to, Math.floor(first / HOUR) * HOUR);
-  }
+  let to = Math.min(Math.floor(range.end / HOUR) * HOUR, rolledTo);
+  if (range.end <= kept) to = Math.ceil(range.end / HOUR) * HOUR;
+  else if (how.bucketsIn && fractional) to = Math.min(to, kept);
   // A short period reads raw events, unless they were deleted (past the raw retention).
-  if (to <= from || (to - from < ROLLUPS_FROM_MS && ((await oldest()) ?? range.end) <= range.start)) {
+  if (to <= from || (to - from < ROLLUPS_FROM_MS && kept <= range.start)) {
     return { raw: [scope(range.start, range.end)] };
   }
+  const shifted =
+    fractional &&
+    range.start < kept &&
+    (await analytics.rolledTraffic(websiteId, Math.floor(range.start / HOUR) * HOUR, kept));
   // Totals and breakdowns read daily rollups for the whole UTC days inside; a time series picks the days that fit its buckets.
   const days = { from: Math.ceil(from / DAY) * DAY, to: Math.floor(to / DAY) * DAY };
   return {
@@ -159,6 +171,7 @@ export async function sourceOf(
       ...(how.bucketsIn || days.to <= days.from ? {} : { days: [days] }),
       ...(only ? { only } : {}),
     },
+    ...(shifted ? { shiftedBefore: kept } : {}),
   };
 }
 
@@ -170,17 +183,30 @@ function rolledFilter(filters: readonly Filter[]): { dimension: Dimension; value
   return { dimension: filter.dimension, value: filter.values[0]! };
 }
 
-/** Whether a report counted all of its period, and if not, why (for the `complete` and `notice` outputs). */
+/**
+ * Whether a report counted exactly its period, and if not, why (for the `complete` and `notice` outputs): raw events
+ * a filtered report needs were deleted (`rawFrom`), or rollups stood in for them in a zone whose local hours and
+ * days are not whole UTC hours (`shiftedBefore`).
+ */
 export function coverageOf(
   period: Pick<Period, "timeZone">,
-  ...sources: { rawFrom?: number }[]
+  ...sources: { rawFrom?: number; shiftedBefore?: number }[]
 ): { complete: boolean; notice: string | null } {
   const rawFrom = sources.find((s) => s.rawFrom !== undefined)?.rawFrom;
-  if (rawFrom === undefined) return { complete: true, notice: null };
-  return {
-    complete: false,
-    notice: `Filtered reports and event properties read raw events, and those before ${localDate(period.timeZone, rawFrom)} were deleted after the raw retention (analyticsRawRetentionMonths): traffic before that day is not counted here. Reports without filters answer from hourly rollups, kept for good.`,
-  };
+  const shifted = sources.find((s) => s.shiftedBefore !== undefined)?.shiftedBefore;
+  const notices: string[] = [];
+  if (rawFrom !== undefined) {
+    notices.push(
+      `Filtered reports and event properties read raw events, and those before ${localDate(period.timeZone, rawFrom)} were deleted after the raw retention (analyticsRawRetentionMonths): traffic before that day is not counted here. Reports without filters answer from hourly rollups, kept for good.`,
+    );
+  }
+  if (shifted !== undefined) {
+    notices.push(
+      `Raw events before ${localDate(period.timeZone, shifted)} were deleted after the raw retention (analyticsRawRetentionMonths), and the hourly rollups that count that traffic are whole UTC hours, which do not fit the local hours of ${period.timeZone}: before that day each rolled-up hour counts whole in the local hour and day its start falls in (the period's edges and buckets are off by up to 45 minutes there). Later figures are exact.`,
+    );
+  }
+  if (notices.length === 0) return { complete: true, notice: null };
+  return { complete: false, notice: notices.join(" ") };
 }
 
 /** Reads a website's settings (for its time zone). */

@@ -44,6 +44,7 @@ export function threadWriter(
   function spawn(): Worker {
     const entry = workerUrl();
     const started = new Worker(entry, {
+      name: "analytics-writer",
       workerData: { url, geoip },
       ...(entry.pathname.endsWith(".ts") ? { execArgv: ["--import", "tsx"] } : {}),
     });

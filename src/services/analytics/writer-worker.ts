@@ -3,7 +3,6 @@
 // with what it wrote.
 import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase } from "../../db/database.ts";
-import { hitsOf } from "./hit-batch.ts";
 import { createBatchWriter } from "./writer.ts";
 
 const { url, geoip } = workerData as { url: string; geoip?: Uint8Array };
@@ -19,7 +18,7 @@ parentPort?.on("message", async (message: { id: number; batch?: string; close?: 
       parentPort?.postMessage({ id: message.id, closed: true });
       return;
     }
-    parentPort?.postMessage({ id: message.id, ...(await write(hitsOf(JSON.parse(message.batch ?? "[]")))) });
+    parentPort?.postMessage({ id: message.id, ...(await write(JSON.parse(message.batch ?? "[]"))) });
   } catch (error) {
     parentPort?.postMessage({ id: message.id, error: String((error as Error)?.stack ?? error) });
   }

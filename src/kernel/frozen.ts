@@ -1,0 +1,17 @@
+/** Objects frozen by `freezeDeep`: nothing reachable from them can change, so what is derived from one may be kept. */
+const deeplyFrozen = new WeakSet<object>();
+
+/** Freezes `value` and everything reachable from it, and remembers it as deeply frozen (see `isFrozenDeep`). */
+export function freezeDeep<V>(value: V): V {
+  if (value && typeof value === "object" && !deeplyFrozen.has(value)) {
+    deeplyFrozen.add(value);
+    Object.freeze(value);
+    for (const member of Object.values(value)) freezeDeep(member);
+  }
+  return value;
+}
+
+/** Whether `value` went through `freezeDeep` (a value merely `Object.freeze`d may hold mutable members). */
+export function isFrozenDeep(value: unknown): value is object {
+  return typeof value === "object" && value !== null && deeplyFrozen.has(value);
+}
