@@ -61,13 +61,20 @@ const notReady = Promise.resolve(NOT_READY);
  */
 export async function readBody(request: Request, limit: BodyLimit): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
+  const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
   const message = unreadMessageOf(request);
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit.maxBytes) {
+  if (length !== undefined && length > limit.maxBytes) {
     if (message) dropRestOfMessage(message);
     else if (request.body) dropRest(request, request.body.getReader());
     throw tooLarge(limit.maxBytes);
   }
-  if (message) return message.complete ? bufferedBody(message, limit) : await streamedBody(message, limit);
+  if (message) {
+    if (message.complete) return bufferedBody(message, limit);
+    // All the declared bytes are buffered, though node:http has not marked the message complete yet (it does so a
+    // turn later): the body is whole (node:http frames it by Content-Length), taken at once; its end still comes.
+    if (length !== undefined && message.readableLength >= length) return arrivedBody(message, limit);
+    return await streamedBody(message, limit);
+  }
   const reader = request.body?.getReader();
   if (!reader) return new Uint8Array();
   let timer: NodeJS.Timeout | undefined;
@@ -182,6 +189,16 @@ function bufferedBody(message: IncomingMessage, limit: BodyLimit): Uint8Array {
   }
   if (size > limit.maxBytes) throw tooLarge(limit.maxBytes);
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
+
+/**
+ * A body whose declared bytes are all in the message's buffer before node:http marks it complete: taken from the
+ * buffer at once, as `bufferedBody`, and the message left flowing so that its end (which nothing waits for) comes.
+ */
+function arrivedBody(message: IncomingMessage, limit: BodyLimit): Uint8Array {
+  const bytes = bufferedBody(message, limit);
+  message.resume();
+  return bytes;
 }
 
 /** A body still arriving: read as it comes, with one byte cap and one deadline timer. */

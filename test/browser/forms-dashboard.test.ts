@@ -12,15 +12,7 @@ describe.skipIf(!hasChromium)("the website's forms section in headless Chromium"
   beforeAll(async () => {
     const { d, ownerId, organizationId, websiteId } = site;
     await d.t.callAsUser(ownerId, "websiteSourceCode.head.publish", { websiteId });
-    const editor = await d.user("cora@example.test", "Cora");
-    await d.t.platform.db.transaction((s) =>
-      s.organizations.insertMembership({
-        organizationId,
-        userId: editor.id,
-        role: "content_editor",
-        createdAt: Date.now(),
-      }),
-    );
+    await d.user("cora@example.test", "Cora", { organizationId, role: "content_editor" });
   });
 
   it("a visitor's submission shows on the dashboard; it is opened, triaged in bulk, exported and the form configured", async () => {

@@ -124,15 +124,7 @@ describe.skipIf(!hasChromium)("the website's functions and secrets sections in h
   it("a content editor sees runs and secret names but no set or delete; another organization gets 404", async () => {
     const { d, ownerId, organizationId, websiteId, websitePath } = site;
     await d.t.callAsUser(ownerId, "secrets.set", { websiteId, name: "MAILER_KEY", value: SECRET });
-    const editor = await d.user("moss@example.test", "Moss");
-    await d.t.platform.db.transaction((s) =>
-      s.organizations.insertMembership({
-        organizationId,
-        userId: editor.id,
-        role: "content_editor",
-        createdAt: Date.now(),
-      }),
-    );
+    await d.user("moss@example.test", "Moss", { organizationId, role: "content_editor" });
     const { context, page } = await d.signIn("moss@example.test");
     await page.goto(`${websitePath}/secrets`);
     expect(await page.locator('[data-testid="secret"]').allInnerTexts()).toEqual(["MAILER_KEY"]);

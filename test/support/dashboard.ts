@@ -22,8 +22,15 @@ export interface Dashboard {
   browser: Browser;
   /** The app's origin, `http://localhost:<port>`. */
   app: string;
-  /** Signs up a user with PASSWORD; returns their id and their first organization's id. */
-  user(email: string, name: string): Promise<{ id: string; organizationId: string }>;
+  /**
+   * Signs up a user with PASSWORD, also a member of `member.organizationId` with `member.role` when given; returns
+   * their id and their first organization's id.
+   */
+  user(
+    email: string,
+    name: string,
+    member?: { organizationId: string; role: string },
+  ): Promise<{ id: string; organizationId: string }>;
   /** A new browser context of `width`×`height` (and `options`, e.g. JavaScript off), signed in as `email`. */
   signIn(
     email: string,
@@ -91,8 +98,12 @@ export async function startDashboard(
     server: served.server,
     browser,
     app,
-    async user(email, name) {
+    async user(email, name, member) {
       const user = await signUp(t.platform, { email, password: PASSWORD, name });
+      if (member)
+        await t.platform.db.transaction((s) =>
+          s.organizations.insertMembership({ ...member, userId: user.id, createdAt: Date.now() }),
+        );
       const organizationId = (await t.callAsUser(user.id, "organizations.list", {})).items[0]!.id;
       return { id: user.id, organizationId };
     },

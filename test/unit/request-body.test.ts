@@ -290,6 +290,35 @@ describe("readBody on node:http (from the IncomingMessage, no web stream)", () =
     }
   });
 
+  it("takes a body whose declared bytes are buffered before node:http marks it complete: no timer, and it still ends", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "☕" } });
+    const read = signal<{ text: string; timers: number }>();
+    const served = await nodeServed(async (request, message) => {
+      // Read a microtask later, as the MCP endpoint reads after authenticating: by then node:http has buffered the
+      // body but not yet marked the message complete.
+      await null;
+      // A deadline would need a timer: none is armed for a body that is already here.
+      const timers = vi.spyOn(globalThis, "setTimeout");
+      try {
+        const text = await readBodyText(request, limit(64 * KiB));
+        read.resolve({ text, timers: timers.mock.calls.length });
+      } finally {
+        timers.mockRestore();
+      }
+      await vi.waitFor(() => expect(message.readableEnded).toBe(true), { timeout: 30_000, interval: 5 });
+      return new Response("ok");
+    });
+    try {
+      // Headers and body in one write, as agents' clients send a JSON-RPC call.
+      const { client, answer } = served.open({ "content-length": String(Buffer.byteLength(body)) });
+      client.end(body);
+      expect(await read.promise).toEqual({ text: body, timers: 0 });
+      expect((await answer).status).toBe(200);
+    } finally {
+      await served.close();
+    }
+  });
+
   it("refuses a streamed body at the first piece past the limit, and one that stalls at the deadline", async () => {
     const started = signal();
     const served = await nodeServed(async (request) => {
