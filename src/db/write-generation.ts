@@ -91,12 +91,15 @@ export class WriteTracker {
   /** drizzle's `Logger`. */
   readonly logger = {
     logQuery: (query: string): void => {
-      for (const table of writtenTables(query)) {
-        this.#written.add(table);
-        noteWrite(table);
-      }
+      for (const table of writtenTables(query)) this.wrote(table);
     },
   };
+
+  /** Counts a write of `table` by this unit. */
+  wrote(table: string): void {
+    this.#written.add(table);
+    noteWrite(table);
+  }
 
   /**
    * The unit is over: its tables count once more (what was read while it ran is not kept). `forget` false keeps
@@ -130,11 +133,12 @@ export function connectionWrites(connection: BetterSqlite3.Database): WriteTrack
  * tracker, as drizzle's logger does for its queries (so the caches see it, when issued and when its unit ends).
  */
 export function rawWrite(connection: BetterSqlite3.Database, text: string): (values: unknown[]) => void {
-  const logger = connectionWrites(connection).logger;
+  const tracker = connectionWrites(connection);
+  const tables = writtenTables(text);
   let statement: BetterSqlite3.Statement | undefined;
   return (values) => {
     statement ??= connection.prepare(text);
-    logger.logQuery(text);
+    for (const table of tables) tracker.wrote(table);
     statement.run(values);
   };
 }
