@@ -125,7 +125,8 @@ const needsEnds = (scope: Scope, extra: readonly Dimension[], which: Dimension) 
   extra.includes(which) || scope.filters.some((f) => f.dimension === which);
 
 /**
- * Per value and visit of the scope's UTC days: the visit's page views, custom events and first and last event times.
+ * Per value and visit of the scope's UTC days: the visit's page views, custom events and first and last event times,
+ * and `r` = 1 on the visitor's first visit with the value (ties by visit id).
  * `value` is the SQL the rows are grouped by; `where` narrows the events further (the custom events of an event
  * breakdown). metricsOfVisits keeps the visits that start in the scope.
  */
@@ -149,7 +150,7 @@ export function visitRowsSql(
     ...scope.filters.map((filter) => filterSql(dialect, filter)),
     ...(options.where ? [options.where] : []),
   ];
-  return sql`select ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id, sum(case when ev.name = ${PAGEVIEW} then 1 else 0 end) as pv, sum(case when ev.name <> ${PAGEVIEW} and ev.name <> ${ENGAGEMENT} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from analytics_events ev${sql.join(joins, sql``)} where ${sql.join(conditions, sql` and `)} group by 1, ev.session_id, ev.visitor_id`;
+  return sql`select g.*, row_number() over (partition by v, visitor_id order by t0, session_id) as r from (select ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id, sum(case when ev.name = ${PAGEVIEW} then 1 else 0 end) as pv, sum(case when ev.name <> ${PAGEVIEW} and ev.name <> ${ENGAGEMENT} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from analytics_events ev${sql.join(joins, sql``)} where ${sql.join(conditions, sql` and `)} group by 1, ev.session_id, ev.visitor_id) g`;
 }
 
 /**
@@ -163,10 +164,9 @@ export function metricsOfVisits(
   range: { from: number; to: number },
   bucket?: (time: SQL) => SQL,
 ): SQL {
-  const key = (time: string) => (bucket ? bucket(sql.raw(time)) : sql.raw("v"));
-  const within = (time: string) =>
-    sql.raw(`${time} >= ${Math.trunc(range.from)} and ${time} < ${Math.trunc(range.to)}`);
-  return sql`select v, sum(visitors) as visitors, sum(visits) as visits, sum(pageviews) as pageviews, sum(events) as events, sum(bounces) as bounces, sum(duration) as duration from (with s as (${visits}) select ${key("t0")} as v, 0 as visitors, 1 as visits, pv as pageviews, evs as events, case when pv <= 1 then 1 else 0 end as bounces, t1 - t0 as duration from s where ${within("t0")} union all select ${key("f")}, 1, 0, 0, 0, 0, 0 from (select v, visitor_id, min(t0) as f from s group by v, visitor_id) firsts where ${within("f")}) m group by v`;
+  const key = bucket ? bucket(sql.raw("t0")) : sql.raw("v");
+  const within = sql.raw(`t0 >= ${Math.trunc(range.from)} and t0 < ${Math.trunc(range.to)}`);
+  return sql`select ${key} as v, sum(case when r = 1 then 1 else 0 end) as visitors, count(*) as visits, sum(pv) as pageviews, sum(evs) as events, sum(case when pv <= 1 then 1 else 0 end) as bounces, sum(t1 - t0) as duration from (${visits}) s where ${within} group by 1`;
 }
 
 /**
