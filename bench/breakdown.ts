@@ -93,7 +93,8 @@ export async function breakdown(
   const variants: Variant[] = [
     stage(REST, "whole request (app.fetch + read body)", async (key) => {
       const response = await fx.app.fetch(new Request(url, { headers: { authorization: `Bearer ${key}` } }));
-      if (response.status !== 200) throw new Error(String(response.status));
+      if (response.status !== 200)
+        throw new Error(`${response.status}: ${(await response.text()).slice(0, 300)}`);
       await response.text();
     }),
     stage(REST, "bare h3 floor (app.fetch + read body)", async () => {

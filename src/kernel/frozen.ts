@@ -15,3 +15,14 @@ export function freezeDeep<V>(value: V): V {
 export function isFrozenDeep(value: unknown): value is object {
   return typeof value === "object" && value !== null && deeplyFrozen.has(value);
 }
+
+/** `derive(value)`, worked out once per deep-frozen `value` (kept in `cache`) and every time for any other value. */
+export function derivedOnce<T, V>(cache: WeakMap<object, V>, value: T, derive: (value: T) => V): V {
+  if (!isFrozenDeep(value)) return derive(value);
+  let derived = cache.get(value);
+  if (derived === undefined) {
+    derived = derive(value);
+    cache.set(value, derived);
+  }
+  return derived;
+}

@@ -3,6 +3,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
+import { derivedOnce } from "../kernel/frozen.ts";
 import type { ToolCallResult } from "./server-factory.ts";
 import { TextResponse } from "./text-response.ts";
 
@@ -141,6 +142,12 @@ export function quoted(text: string): string {
   return json;
 }
 
+/** The answer up to `structuredContent`'s value (see `jsonRpcResponse`), for the JSON text of a tool's output. */
+const answerHead = (text: string) =>
+  `{"result":{"content":[{"type":"text","text":${quoted(text)}}],"structuredContent":${text}`;
+/** `answerHead` of deep-frozen outputs (reused while the database is unchanged, their text too): built once. */
+const answerHeads = new WeakMap<object, string>();
+
 /**
  * The JSON-RPC answer `{result: {...result, ...extra}, jsonrpc, id}` as text, in the SDK's key order. A tool's
  * output is serialized once: `structuredContent` is written as the text of its one text block, which `toolCaller`
@@ -153,7 +160,7 @@ function jsonRpcResponse(id: string | number, result: ToolCallResult, extra: str
   const tail = `${extra}},"jsonrpc":"2.0","id":${typeof id === "number" ? id : JSON.stringify(id)}}`;
   const body =
     structured !== undefined && block?.type === "text" && more.length === 0 && !("isError" in result)
-      ? `{"result":{"content":[{"type":"text","text":${quoted(block.text)}}],"structuredContent":${block.text}${tail}`
+      ? `${derivedOnce(answerHeads, structured, () => answerHead(block.text))}${tail}`
       : `{"result":${JSON.stringify(result).slice(0, -1)}${tail}`;
   return new TextResponse(body, { status: 200, headers: { "content-type": "application/json" } });
 }

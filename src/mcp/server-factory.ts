@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { productDocs } from "../docs/index.ts";
 import { toApiError } from "../kernel/errors.ts";
+import { derivedOnce } from "../kernel/frozen.ts";
 import { callTool, canCall } from "../kernel/pipeline.ts";
 import type { Platform } from "../kernel/platform.ts";
 import type { Principal } from "../kernel/principal.ts";
@@ -43,6 +44,9 @@ export type ToolCallResult =
   | { isError: true; content: { type: "text"; text: string }[] };
 
 /** Runs one `tools/call` of a known tool through the shared pipeline: its output, or the error body as an `isError` result. */
+/** The JSON text of deep-frozen outputs (reused while the database is unchanged): serialized once. */
+const outputTexts = new WeakMap<object, string>();
+
 export function toolCaller(platform: Platform) {
   const byName = new Map(mcpTools(platform.registry.tools).map((entry) => [entry.tool.mcpName, entry.tool]));
   const nameOperation = (id: string) => platform.registry.nameFor("mcp", id);
@@ -55,7 +59,7 @@ export function toolCaller(platform: Platform) {
         transport: "mcp",
         requestId: caller.requestId,
       });
-      const content: Content[] = [{ type: "text", text: JSON.stringify(output) }];
+      const content: Content[] = [{ type: "text", text: derivedOnce(outputTexts, output, JSON.stringify) }];
       for (const image of tool.mcpImages?.(output as Record<string, unknown>) ?? []) {
         const bytes = await platform.blobs.get(image.sha256);
         if (bytes)
