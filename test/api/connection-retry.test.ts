@@ -1,7 +1,7 @@
 // PostgreSQL ends every session of the test's database again and again (pg_terminate_backend, as a restart or a
 // failover does) while requests run: reads and site requests are retried once on a new connection and all
 // succeed; writes are retried only when they had not reached COMMIT, so none is applied twice.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { isConnectionLoss } from "../../src/db/dialects/pg-retry.ts";
 import { starterFiles } from "../../src/framework/index.ts";
 import { createLogger } from "../../src/observability/log.ts";

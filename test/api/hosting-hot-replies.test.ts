@@ -2,7 +2,7 @@
 // socket get the same bytes and headers as the first, each with its own request id and page view, and a publish,
 // a rollback (also one committed by another connection) or an unpublish is served by the very next request.
 import { brotliDecompressSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { closeSandboxPool } from "../../src/framework/index.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { rawQuery } from "../stores/fixtures.ts";

@@ -1,5 +1,5 @@
 import { request as httpRequest } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dialects } from "../support/databases.ts";
 import { describeMatrix } from "../support/matrix.ts";
 import { useListeningPlatform } from "../support/platform.ts";

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { useListeningPlatform } from "../support/platform.ts";
 
 /**

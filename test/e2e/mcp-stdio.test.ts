@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { protocolModes, resultJson } from "../support/mcp.ts";
 import { useListeningPlatform } from "../support/platform.ts";
 

@@ -3,7 +3,6 @@ import { presets } from "../../src/kernel/annotations.ts";
 import { cursorList } from "../../src/kernel/cursor.ts";
 import { defineTool } from "../../src/kernel/define-tool.ts";
 import { grantFor } from "../../src/kernel/principal.ts";
-import { fields } from "../../src/kernel/schemas.ts";
 import { organizationsGroup } from "./group.ts";
 import { organization, projectOrganization } from "./schemas.ts";
 
