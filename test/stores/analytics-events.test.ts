@@ -125,5 +125,31 @@ for (const dialect of dialects) {
       expect(await values("page", "UBER")).toEqual(["/uber/ca/"]);
       expect(await values("utm_campaign", "Été")).toEqual(["/Über/STRASSE/", "/über/ÇA/"]);
     });
+
+    it("keeps each visitor's latest visit: a later one stored (another node's) is not replaced by an earlier one", async () => {
+      const visitorId = `v_${newId().slice(-8)}`;
+      const visit = (sessionId: string, ts: number) => ({
+        websiteId,
+        visitorId,
+        sessionId,
+        ts,
+        source: "Direct",
+        referrer: `odd "text" ${sessionId}`,
+        utmSource: "",
+        utmMedium: "",
+        utmCampaign: "😀",
+        utmTerm: "",
+        utmContent: "",
+      });
+      const saved = () => t.platform.db.read((s) => s.analytics.recentPositions([websiteId], [visitorId], 0));
+      await t.platform.db.transaction((s) => s.analytics.saveVisits([visit("s1", BASE)]));
+      await t.platform.db.transaction((s) => s.analytics.saveVisits([visit("s2", BASE + 10)]));
+      await t.platform.db.transaction((s) => s.analytics.saveVisits([visit("s0", BASE + 5)]));
+      expect(await saved()).toEqual([visit("s2", BASE + 10)]);
+      expect(
+        await t.platform.db.transaction((s) => s.analytics.deleteVisitsBefore(BASE + 11)),
+      ).toBeGreaterThan(0);
+      expect(await saved()).toEqual([]);
+    });
   });
 }

@@ -6,6 +6,7 @@ import {
   byteOrder,
   type Dimension,
   dimensionSql,
+  distinctVisitors,
   ENGAGEMENT,
   metricsOfRollups,
   metricsOfVisits,
@@ -125,7 +126,15 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
       const bucket = (column: SQL) => bucketSql(column, offsets, size, instant);
       const query = parts(
         source,
-        (scope) => metricsOfVisits(visitRowsSql(dialect, scope, sql`''`), scope, bucket),
+        (scope) => {
+          const distinct = distinctVisitors(scope, { offsets, size });
+          return metricsOfVisits(
+            visitRowsSql(dialect, scope, sql`''`, { firsts: !distinct }),
+            scope,
+            bucket,
+            distinct,
+          );
+        },
         { dimension: source.rollups?.only?.dimension ?? "", value: bucket },
       );
       return (await rawRows<Record<string, unknown>>(db, dialect, query)).map(toRow);
@@ -140,8 +149,14 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
         source,
         (scope) =>
           metricsOfVisits(
-            visitRowsSql(dialect, scope, value, { where, uses: dimension ? [dimension] : [] }),
+            visitRowsSql(dialect, scope, value, {
+              where,
+              uses: dimension ? [dimension] : [],
+              firsts: !distinctVisitors(scope),
+            }),
             scope,
+            undefined,
+            distinctVisitors(scope),
           ),
         dimension ? { dimension, value: () => sql.raw("value") } : undefined,
       );

@@ -126,7 +126,7 @@ const needsEnds = (scope: Scope, extra: readonly Dimension[], which: Dimension) 
 
 /**
  * Per value and visit of the scope's UTC days: the visit's page views, custom events and first and last event times,
- * and `r` = 1 on the visitor's first visit with the value (ties by visit id).
+ * and (unless `firsts` is false) `r` = 1 on the visitor's first visit with the value (ties by visit id).
  * `value` is the SQL the rows are grouped by; `where` narrows the events further (the custom events of an event
  * breakdown). metricsOfVisits keeps the visits that start in the scope.
  */
@@ -134,7 +134,7 @@ export function visitRowsSql(
   dialect: Dialect,
   scope: Scope,
   value: SQL,
-  options: { where?: SQL; uses?: readonly Dimension[] } = {},
+  options: { where?: SQL; uses?: readonly Dimension[]; firsts?: boolean } = {},
 ): SQL {
   const uses = options.uses ?? [];
   const joins: SQL[] = [];
@@ -150,23 +150,50 @@ export function visitRowsSql(
     ...scope.filters.map((filter) => filterSql(dialect, filter)),
     ...(options.where ? [options.where] : []),
   ];
-  return sql`select g.*, row_number() over (partition by v, visitor_id order by t0, session_id) as r from (select ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id, sum(case when ev.name = ${PAGEVIEW} then 1 else 0 end) as pv, sum(case when ev.name <> ${PAGEVIEW} and ev.name <> ${ENGAGEMENT} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from analytics_events ev${sql.join(joins, sql``)} where ${sql.join(conditions, sql` and `)} group by 1, ev.session_id, ev.visitor_id) g`;
+  const rows = sql`select ${value} as v, ev.session_id as session_id, ev.visitor_id as visitor_id, sum(case when ev.name = ${PAGEVIEW} then 1 else 0 end) as pv, sum(case when ev.name <> ${PAGEVIEW} and ev.name <> ${ENGAGEMENT} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from analytics_events ev${sql.join(joins, sql``)} where ${sql.join(conditions, sql` and `)} group by 1, ev.session_id, ev.visitor_id`;
+  if (options.firsts === false) return rows;
+  return sql`select g.*, row_number() over (partition by v, visitor_id order by t0, session_id) as r from (${rows}) g`;
+}
+
+/**
+ * Whether counting a report's visitors distinct per value or bucket counts each once as at its first visit, which
+ * is cheaper (visit rows then need no `r`: visitRowsSql's `firsts: false`): when the scope is whole UTC days, every
+ * visit of its visitors (whose ids last a UTC day) is in it, and each visitor's visits fall in one bucket when the
+ * buckets are UTC days or one bucket holds the scope.
+ */
+export function distinctVisitors(
+  scope: { from: number; to: number },
+  bucket?: { offsets: readonly { offset: number }[]; size: number },
+): boolean {
+  if (scope.from % DAY !== 0 || scope.to % DAY !== 0) return false;
+  if (!bucket) return true;
+  const { offsets, size } = bucket;
+  if (size % DAY === 0 && offsets.every((o) => o.offset % DAY === 0)) return true;
+  const offset = offsets[0]!.offset;
+  return (
+    offsets.length === 1 &&
+    Math.floor((scope.from + offset) / size) === Math.floor((scope.to - 1 + offset) / size)
+  );
 }
 
 /**
  * The metric columns of a report (the same columns rollups store) from visit rows grouped by `v`, counted as the
  * rollups count them: a visit (its page views, events, bounce and duration) where its first event with the value
  * is, a visitor where its first visit with the value starts; both only when that is in [from, to). With `bucket`,
- * per time bucket of those instants instead of per value.
+ * per time bucket of those instants instead of per value. `distinct` counts visitors distinct (see distinctVisitors).
  */
 export function metricsOfVisits(
   visits: SQL,
   range: { from: number; to: number },
   bucket?: (time: SQL) => SQL,
+  distinct = false,
 ): SQL {
   const key = bucket ? bucket(sql.raw("t0")) : sql.raw("v");
   const within = sql.raw(`t0 >= ${Math.trunc(range.from)} and t0 < ${Math.trunc(range.to)}`);
-  return sql`select ${key} as v, sum(case when r = 1 then 1 else 0 end) as visitors, count(*) as visits, sum(pv) as pageviews, sum(evs) as events, sum(case when pv <= 1 then 1 else 0 end) as bounces, sum(t1 - t0) as duration from (${visits}) s where ${within} group by 1`;
+  const visitors = sql.raw(
+    distinct ? "count(distinct visitor_id)" : "sum(case when r = 1 then 1 else 0 end)",
+  );
+  return sql`select ${key} as v, ${visitors} as visitors, count(*) as visits, sum(pv) as pageviews, sum(evs) as events, sum(case when pv <= 1 then 1 else 0 end) as bounces, sum(t1 - t0) as duration from (${visits}) s where ${within} group by 1`;
 }
 
 /**
