@@ -49,44 +49,77 @@ export type Era = ReturnType<typeof classifyInboundRequest>["kind"];
 
 /**
  * `classifyInboundRequest(...).kind` of a request, remembered for single well-formed `tools/call` bodies (at most
- * `maxEntries` distinct ones). Their classification reads the HTTP method, the three MCP headers and the body's
- * JSON-RPC shape, method and `_meta` envelope, never the arguments or the id's value (a string or a safe integer
- * here), and an agent sends the same envelope with every call: classifying it once (~17 µs) is enough. Anything
- * else is classified every time.
+ * `maxEntries` distinct header sets and names, each with up to `METAS_PER_ENTRY` envelopes). Their classification
+ * reads the HTTP method, the three MCP headers and the body's JSON-RPC shape, method and `_meta` envelope, never the
+ * arguments or the id's value (a string or a safe integer here), and an agent sends the same envelope with every
+ * call: classifying it once (~17 µs) is enough. A call's `_meta` is compared member by member with the envelopes
+ * seen before (a JSON copy of each), not serialized per call. Anything else is classified every time.
  */
 export function eraClassifier(
   maxEntries = 256,
 ): (request: Request, body: unknown, call: ToolsCall | undefined) => Era {
-  const known = new Map<string, Era>();
+  const known = new Map<string, { meta: unknown; era: Era }[]>();
   return (request, body, call) => {
     const headers = request.headers;
-    const input = {
-      httpMethod: request.method,
-      protocolVersionHeader: headers.get("mcp-protocol-version") ?? undefined,
-      mcpMethodHeader: headers.get("mcp-method") ?? undefined,
-      mcpNameHeader: headers.get("mcp-name") ?? undefined,
-      body,
-    };
-    if (!call) return classifyInboundRequest(input).kind;
-    const { httpMethod, protocolVersionHeader, mcpMethodHeader, mcpNameHeader } = input;
-    const key = JSON.stringify([
-      httpMethod,
-      protocolVersionHeader ?? null,
-      mcpMethodHeader ?? null,
-      mcpNameHeader ?? null,
-      typeof call.id,
-      call.name,
-      call.meta === undefined,
-      call.meta ?? null,
-    ]);
-    let era = known.get(key);
-    if (era === undefined) {
-      era = classifyInboundRequest(input).kind;
+    const httpMethod = request.method;
+    const protocolVersionHeader = headers.get("mcp-protocol-version");
+    const mcpMethodHeader = headers.get("mcp-method");
+    const mcpNameHeader = headers.get("mcp-name");
+    if (!call) return kindOf(httpMethod, protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body);
+    // Header values hold neither NUL nor a line break, so only the name (last) may contain them: unambiguous.
+    const key = `${httpMethod}\n${protocolVersionHeader ?? "\0"}\n${mcpMethodHeader ?? "\0"}\n${mcpNameHeader ?? "\0"}\n${typeof call.id}\n${call.name}`;
+    const meta = call.meta;
+    let seen = known.get(key);
+    if (seen) for (const entry of seen) if (sameJson(entry.meta, meta)) return entry.era;
+    const era = kindOf(httpMethod, protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body);
+    if (!seen) {
       if (known.size >= maxEntries) known.delete(known.keys().next().value as string);
-      known.set(key, era);
+      seen = [];
+      known.set(key, seen);
     }
+    if (seen.length >= METAS_PER_ENTRY) seen.shift();
+    seen.push({ meta: meta === undefined ? undefined : JSON.parse(JSON.stringify(meta)), era });
     return era;
   };
+}
+
+/** The SDK's classification of a request with these method, headers (null: absent) and body. */
+const kindOf = (
+  httpMethod: string,
+  protocolVersionHeader: string | null,
+  mcpMethodHeader: string | null,
+  mcpNameHeader: string | null,
+  body: unknown,
+): Era =>
+  classifyInboundRequest({
+    httpMethod,
+    protocolVersionHeader: protocolVersionHeader ?? undefined,
+    mcpMethodHeader: mcpMethodHeader ?? undefined,
+    mcpNameHeader: mcpNameHeader ?? undefined,
+    body,
+  }).kind;
+
+/** Envelopes `eraClassifier` remembers per header set and tool name. */
+const METAS_PER_ENTRY = 8;
+
+/** Whether two JSON values are equal (objects member by member, in any order). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!a || !b || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let members = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key])) return false;
+    members++;
+  }
+  for (const _ in y) members--;
+  return members === 0;
 }
 
 /** Runs a known tool for a fast path (the endpoint's caller, bound to the request's principal). */
