@@ -142,13 +142,14 @@ export function fastToolsCall(
   call: ToolsCall | undefined,
   known: (name: string) => boolean,
   run: Run,
+  requestId: string,
 ): Promise<Response> | undefined {
   if (!call || call.meta !== undefined || !known(call.name) || !acceptsBoth(request.headers))
     return undefined;
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !legacyVersions.has(version)) return undefined;
   const { id } = call;
-  return run(call.name, call.args).then((result) => jsonRpcResponse(id, result, ""));
+  return run(call.name, call.args).then((result) => jsonRpcResponse(id, result, "", requestId));
 }
 
 /** Texts `quoted` remembers (the last few, up to `QUOTED_MAX_CHARS` each). */
@@ -185,9 +186,15 @@ const answerHeads = new WeakMap<object, string>();
  * The JSON-RPC answer `{result: {...result, ...extra}, jsonrpc, id}` as text, in the SDK's key order. A tool's
  * output is serialized once: `structuredContent` is written as the text of its one text block, which `toolCaller`
  * made with `JSON.stringify` of that same output (anything else is serialized in full). `extra` is `,"key":value…`.
- * The answer is a TextResponse: on node:http its text is written as it is, in-process `text()` hands it over.
+ * The answer is a TextResponse with its `X-Request-Id` (one header record: no Headers object is built): on node:http
+ * its text is written as it is, in-process `text()` hands it over.
  */
-function jsonRpcResponse(id: string | number, result: ToolCallResult, extra: string): Response {
+function jsonRpcResponse(
+  id: string | number,
+  result: ToolCallResult,
+  extra: string,
+  requestId: string,
+): Response {
   const [block, ...more] = result.content;
   const structured = "structuredContent" in result ? result.structuredContent : undefined;
   const tail = `${extra}},"jsonrpc":"2.0","id":${typeof id === "number" ? id : JSON.stringify(id)}}`;
@@ -195,7 +202,10 @@ function jsonRpcResponse(id: string | number, result: ToolCallResult, extra: str
     structured !== undefined && block?.type === "text" && more.length === 0 && !("isError" in result)
       ? `${derivedOnce(answerHeads, structured, () => answerHead(block.text))}${tail}`
       : `{"result":${JSON.stringify(result).slice(0, -1)}${tail}`;
-  return new TextResponse(body, { status: 200, headers: { "content-type": "application/json" } });
+  return new TextResponse(body, {
+    status: 200,
+    headers: { "content-type": "application/json", "x-request-id": requestId },
+  });
 }
 
 const MODERN_VERSION = "2026-07-28";
@@ -221,6 +231,7 @@ export function fastModernToolsCall(
   serverInfo: { name: string; version: string },
   known: (name: string) => boolean,
   run: Run,
+  requestId: string,
 ): Promise<Response> | undefined {
   if (!call || !isObject(call.meta) || !known(call.name)) return undefined;
   const { meta, name, id } = call;
@@ -235,7 +246,7 @@ export function fastModernToolsCall(
     modernExtras.set(serverInfo, extra);
   }
   const members = extra;
-  return run(name, call.args).then((result) => jsonRpcResponse(id, result, members));
+  return run(name, call.args).then((result) => jsonRpcResponse(id, result, members, requestId));
 }
 
 /**
