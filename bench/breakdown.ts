@@ -167,8 +167,8 @@ function mcpLayerAlone(output: Record<string, unknown>) {
     const call = toolsCallOf(body);
     const answer =
       classify(request, body, call) === "legacy"
-        ? fastToolsCall(request, call, known, run)
-        : fastModernToolsCall(request, call, info, known, run);
+        ? fastToolsCall(request, call, known, run, "req_bench")
+        : fastModernToolsCall(request, call, info, known, run, "req_bench");
     if (!answer) throw new Error("the bench request missed the fast path");
     return answer;
   };

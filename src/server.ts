@@ -16,7 +16,13 @@ import { registerHealthRoutes } from "./observability/health.ts";
 import { registerMetricsRoute } from "./observability/metrics-route.ts";
 import { observeRequest } from "./observability/requests.ts";
 import { errorResponse } from "./rest/http.ts";
-import { answersWithRequestId, clientIp, requestIdOf, stampRequestId } from "./rest/request-meta.ts";
+import {
+  answersWithRequestId,
+  clientIp,
+  OWN_REQUEST_ID,
+  requestIdOf,
+  stampRequestId,
+} from "./rest/request-meta.ts";
 import { registerRestRoutes } from "./rest/routes.ts";
 import { version } from "./version.ts";
 
@@ -59,7 +65,9 @@ export function createApp(platform: Platform, options: { hosting?: HostingOption
   );
   registerTlsAsk(app, platform);
   const mcp = createMcpEndpoint(platform, version);
-  app.all("/v1/mcp", (event) => mcp(event.req, clientIp(event, platform), requestIdOf(event)));
+  app.all("/v1/mcp", (event) => mcp(event.req, clientIp(event, platform), requestIdOf(event)), {
+    meta: OWN_REQUEST_ID,
+  });
   registerHealthRoutes(app, platform);
   registerMetricsRoute(app, platform);
   registerOAuth(app, platform);

@@ -79,39 +79,50 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     const body = parseJson(text);
     checkJsonShape(body);
     const beyond = credential.type === "oauth_token" ? toolBeyondGrant(credential, body) : undefined;
-    if (beyond) return insufficientScope(platform, beyond);
+    if (beyond) return withRequestId(insufficientScope(platform, beyond), requestId);
     if (body === undefined || !isJsonContentType(request.headers.get("content-type"))) {
       const raw = new Request(request.url, { method: "POST", headers: request.headers, body: text });
-      return await entry.fetch(raw, { authInfo: authInfoOf(caller) });
+      return withRequestId(await entry.fetch(raw, { authInfo: authInfoOf(caller) }), requestId);
     }
     // What the SDK's isLegacyRequest(request, body) computes, without its async wrapper; a request the
     // classifier refuses (a malformed envelope, say) is never fast-pathed: the SDK answers it.
     const parts = toolsCallOf(body);
     const era = classify(request, body, parts);
-    // The callers below are inline arrows: a named per-request closure costs a `__name` call under tsx.
+    // The callers below are inline arrows: a named per-request closure costs a `__name` call under tsx. The fast
+    // paths build their answers with the X-Request-Id; the SDK's answers get it set.
     if (era === "legacy") {
       const fast =
         options.fastPath !== false &&
-        fastToolsCall(request, parts, known, (name, args) => call(name, args, caller));
-      return await (fast || serveLegacy(request, body, caller));
+        fastToolsCall(request, parts, known, (name, args) => call(name, args, caller), requestId);
+      return fast || withRequestId(await serveLegacy(request, body, caller), requestId);
     }
     const fastModern =
       options.fastPath !== false &&
       era === "modern" &&
-      fastModernToolsCall(request, parts, serverInfo, known, (name, args) => call(name, args, caller));
-    return await (fastModern || entry.fetch(request, { authInfo: authInfoOf(caller), parsedBody: body }));
+      fastModernToolsCall(
+        request,
+        parts,
+        serverInfo,
+        known,
+        (name, args) => call(name, args, caller),
+        requestId,
+      );
+    return (
+      fastModern ||
+      withRequestId(await entry.fetch(request, { authInfo: authInfoOf(caller), parsedBody: body }), requestId)
+    );
   };
 
   return async (request: Request, ip: string, requestId: string): Promise<Response> => {
     let origin: string | undefined;
     try {
       origin = checkOrigin(currentOriginPolicy(platform.config), request);
-      if (request.method === "OPTIONS") return preflightResponse(request, origin);
+      if (request.method === "OPTIONS") return withRequestId(preflightResponse(request, origin), requestId);
       const response = await serve(request, ip, requestId);
       return origin ? withHeaders(response, corsHeaders(origin)) : response;
     } catch (error) {
       const failure = toApiError(error);
-      const response = errorResponse(failure, nameOperation);
+      const response = withRequestId(errorResponse(failure, nameOperation), requestId);
       if (failure.kind === "unauthorized") {
         const presented = request.headers.has("authorization") ? ', error="invalid_token"' : "";
         response.headers.set(
@@ -142,6 +153,10 @@ function insufficientScope(platform: Platform, tool: Tool): Response {
   );
   return response;
 }
+
+/** `response` with its `X-Request-Id` (a copy when its headers are immutable). */
+const withRequestId = (response: Response, requestId: string) =>
+  withHeaders(response, { "X-Request-Id": requestId });
 
 /** The SDK's auth info of a request: the caller rides in `extra`, for the server factory's handlers. */
 const authInfoOf = (caller: CallerInfo) => ({

@@ -49,44 +49,77 @@ export type Era = ReturnType<typeof classifyInboundRequest>["kind"];
 
 /**
  * `classifyInboundRequest(...).kind` of a request, remembered for single well-formed `tools/call` bodies (at most
- * `maxEntries` distinct ones). Their classification reads the HTTP method, the three MCP headers and the body's
- * JSON-RPC shape, method and `_meta` envelope, never the arguments or the id's value (a string or a safe integer
- * here), and an agent sends the same envelope with every call: classifying it once (~17 µs) is enough. Anything
- * else is classified every time.
+ * `maxEntries` distinct header sets and names, each with up to `METAS_PER_ENTRY` envelopes). Their classification
+ * reads the HTTP method, the three MCP headers and the body's JSON-RPC shape, method and `_meta` envelope, never the
+ * arguments or the id's value (a string or a safe integer here), and an agent sends the same envelope with every
+ * call: classifying it once (~17 µs) is enough. A call's `_meta` is compared member by member with the envelopes
+ * seen before (a JSON copy of each), not serialized per call. Anything else is classified every time.
  */
 export function eraClassifier(
   maxEntries = 256,
 ): (request: Request, body: unknown, call: ToolsCall | undefined) => Era {
-  const known = new Map<string, Era>();
+  const known = new Map<string, { meta: unknown; era: Era }[]>();
   return (request, body, call) => {
     const headers = request.headers;
-    const input = {
-      httpMethod: request.method,
-      protocolVersionHeader: headers.get("mcp-protocol-version") ?? undefined,
-      mcpMethodHeader: headers.get("mcp-method") ?? undefined,
-      mcpNameHeader: headers.get("mcp-name") ?? undefined,
-      body,
-    };
-    if (!call) return classifyInboundRequest(input).kind;
-    const { httpMethod, protocolVersionHeader, mcpMethodHeader, mcpNameHeader } = input;
-    const key = JSON.stringify([
-      httpMethod,
-      protocolVersionHeader ?? null,
-      mcpMethodHeader ?? null,
-      mcpNameHeader ?? null,
-      typeof call.id,
-      call.name,
-      call.meta === undefined,
-      call.meta ?? null,
-    ]);
-    let era = known.get(key);
-    if (era === undefined) {
-      era = classifyInboundRequest(input).kind;
+    const httpMethod = request.method;
+    const protocolVersionHeader = headers.get("mcp-protocol-version");
+    const mcpMethodHeader = headers.get("mcp-method");
+    const mcpNameHeader = headers.get("mcp-name");
+    if (!call) return kindOf(httpMethod, protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body);
+    // Header values hold neither NUL nor a line break, so only the name (last) may contain them: unambiguous.
+    const key = `${httpMethod}\n${protocolVersionHeader ?? "\0"}\n${mcpMethodHeader ?? "\0"}\n${mcpNameHeader ?? "\0"}\n${typeof call.id}\n${call.name}`;
+    const meta = call.meta;
+    let seen = known.get(key);
+    if (seen) for (const entry of seen) if (sameJson(entry.meta, meta)) return entry.era;
+    const era = kindOf(httpMethod, protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body);
+    if (!seen) {
       if (known.size >= maxEntries) known.delete(known.keys().next().value as string);
-      known.set(key, era);
+      seen = [];
+      known.set(key, seen);
     }
+    if (seen.length >= METAS_PER_ENTRY) seen.shift();
+    seen.push({ meta: meta === undefined ? undefined : JSON.parse(JSON.stringify(meta)), era });
     return era;
   };
+}
+
+/** The SDK's classification of a request with these method, headers (null: absent) and body. */
+const kindOf = (
+  httpMethod: string,
+  protocolVersionHeader: string | null,
+  mcpMethodHeader: string | null,
+  mcpNameHeader: string | null,
+  body: unknown,
+): Era =>
+  classifyInboundRequest({
+    httpMethod,
+    protocolVersionHeader: protocolVersionHeader ?? undefined,
+    mcpMethodHeader: mcpMethodHeader ?? undefined,
+    mcpNameHeader: mcpNameHeader ?? undefined,
+    body,
+  }).kind;
+
+/** Envelopes `eraClassifier` remembers per header set and tool name. */
+const METAS_PER_ENTRY = 8;
+
+/** Whether two JSON values are equal (objects member by member, in any order). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!a || !b || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let members = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key])) return false;
+    members++;
+  }
+  for (const _ in y) members--;
+  return members === 0;
 }
 
 /** Runs a known tool for a fast path (the endpoint's caller, bound to the request's principal). */
@@ -109,13 +142,14 @@ export function fastToolsCall(
   call: ToolsCall | undefined,
   known: (name: string) => boolean,
   run: Run,
+  requestId: string,
 ): Promise<Response> | undefined {
   if (!call || call.meta !== undefined || !known(call.name) || !acceptsBoth(request.headers))
     return undefined;
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !legacyVersions.has(version)) return undefined;
   const { id } = call;
-  return run(call.name, call.args).then((result) => jsonRpcResponse(id, result, ""));
+  return run(call.name, call.args).then((result) => jsonRpcResponse(id, result, "", requestId));
 }
 
 /** Texts `quoted` remembers (the last few, up to `QUOTED_MAX_CHARS` each). */
@@ -152,9 +186,15 @@ const answerHeads = new WeakMap<object, string>();
  * The JSON-RPC answer `{result: {...result, ...extra}, jsonrpc, id}` as text, in the SDK's key order. A tool's
  * output is serialized once: `structuredContent` is written as the text of its one text block, which `toolCaller`
  * made with `JSON.stringify` of that same output (anything else is serialized in full). `extra` is `,"key":value…`.
- * The answer is a TextResponse: on node:http its text is written as it is, in-process `text()` hands it over.
+ * The answer is a TextResponse with its `X-Request-Id` (one header record: no Headers object is built): on node:http
+ * its text is written as it is, in-process `text()` hands it over.
  */
-function jsonRpcResponse(id: string | number, result: ToolCallResult, extra: string): Response {
+function jsonRpcResponse(
+  id: string | number,
+  result: ToolCallResult,
+  extra: string,
+  requestId: string,
+): Response {
   const [block, ...more] = result.content;
   const structured = "structuredContent" in result ? result.structuredContent : undefined;
   const tail = `${extra}},"jsonrpc":"2.0","id":${typeof id === "number" ? id : JSON.stringify(id)}}`;
@@ -162,7 +202,10 @@ function jsonRpcResponse(id: string | number, result: ToolCallResult, extra: str
     structured !== undefined && block?.type === "text" && more.length === 0 && !("isError" in result)
       ? `${derivedOnce(answerHeads, structured, () => answerHead(block.text))}${tail}`
       : `{"result":${JSON.stringify(result).slice(0, -1)}${tail}`;
-  return new TextResponse(body, { status: 200, headers: { "content-type": "application/json" } });
+  return new TextResponse(body, {
+    status: 200,
+    headers: { "content-type": "application/json", "x-request-id": requestId },
+  });
 }
 
 const MODERN_VERSION = "2026-07-28";
@@ -188,6 +231,7 @@ export function fastModernToolsCall(
   serverInfo: { name: string; version: string },
   known: (name: string) => boolean,
   run: Run,
+  requestId: string,
 ): Promise<Response> | undefined {
   if (!call || !isObject(call.meta) || !known(call.name)) return undefined;
   const { meta, name, id } = call;
@@ -202,7 +246,7 @@ export function fastModernToolsCall(
     modernExtras.set(serverInfo, extra);
   }
   const members = extra;
-  return run(name, call.args).then((result) => jsonRpcResponse(id, result, members));
+  return run(name, call.args).then((result) => jsonRpcResponse(id, result, members, requestId));
 }
 
 /**

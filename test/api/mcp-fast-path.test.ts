@@ -59,7 +59,12 @@ describe("MCP fast tools/call path", () => {
             "req_fast",
           );
     const text = await response.text();
-    return { status: response.status, type: response.headers.get("content-type"), body: JSON.parse(text) };
+    return {
+      status: response.status,
+      type: response.headers.get("content-type"),
+      requestId: response.headers.get("x-request-id"),
+      body: JSON.parse(text),
+    };
   };
   const call = (name: string, args?: unknown, id: unknown = 1) => ({
     jsonrpc: "2.0",
@@ -77,6 +82,7 @@ describe("MCP fast tools/call path", () => {
           const fast = await send(true, body, headers);
           const sdk = await send(false, body, headers);
           expect(fast).toEqual(sdk);
+          expect(fast.requestId).toBe("req_fast");
           // The fast path writes its JSON by hand: the same members in the same order as the SDK's.
           expect(JSON.stringify(fast.body)).toBe(JSON.stringify(sdk.body));
         });
@@ -204,14 +210,21 @@ describe("MCP fast tools/call path", () => {
       const info = { name: "sitewright", version };
       const known = (name: string) => name === "websites_list";
       expect(
-        fastModernToolsCall(request(headersFor("websites_list")), toolsCallOf(body), info, known, stub),
+        fastModernToolsCall(
+          request(headersFor("websites_list")),
+          toolsCallOf(body),
+          info,
+          known,
+          stub,
+          "req_test",
+        ),
       ).toBeInstanceOf(Promise);
       expect(
-        fastModernToolsCall(request(headersFor("nope")), toolsCallOf(body), info, known, stub),
+        fastModernToolsCall(request(headersFor("nope")), toolsCallOf(body), info, known, stub, "req_test"),
       ).toBeUndefined();
       const unknown = modern("nope", {});
       expect(
-        fastModernToolsCall(request(headersFor("nope")), toolsCallOf(unknown), info, known, stub),
+        fastModernToolsCall(request(headersFor("nope")), toolsCallOf(unknown), info, known, stub, "req_test"),
       ).toBeUndefined();
       const fast = await send(true, body, headersFor("websites_list"));
       expect(fast.status).toBe(200);

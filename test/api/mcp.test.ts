@@ -156,4 +156,50 @@ describeMatrix("MCP HTTP edge", (ctx) => {
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("POST");
   });
+
+  it("gives every answer its own X-Request-Id: fast-path calls of both generations, SDK answers, errors, preflight", async () => {
+    const auth = { authorization: `Bearer ${ctx.t.adminKey.plaintextKey}` };
+    const toolsCall = (meta?: Record<string, unknown>) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "websites_list", arguments: { limit: 1 }, ...(meta ? { _meta: meta } : {}) },
+      });
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const modern = "2026-07-28";
+    const responses = [
+      await ctx.fetch("/v1/mcp", {
+        method: "POST",
+        headers: { ...headers, ...auth, "mcp-protocol-version": "2025-11-25" },
+        body: toolsCall(),
+      }),
+      await ctx.fetch("/v1/mcp", {
+        method: "POST",
+        headers: {
+          ...headers,
+          ...auth,
+          "mcp-protocol-version": modern,
+          "mcp-method": "tools/call",
+          "mcp-name": "websites_list",
+        },
+        body: toolsCall({
+          "io.modelcontextprotocol/protocolVersion": modern,
+          "io.modelcontextprotocol/clientInfo": { name: "test", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        }),
+      }),
+      await post(auth),
+      await post({ ...auth, origin: "http://localhost:8787" }),
+      await post({}),
+      await post({ ...auth, origin: "https://evil.example" }),
+      await ctx.fetch("/v1/mcp", { method: "POST", headers: { ...headers, ...auth }, body: "{" }),
+      await ctx.fetch("/v1/mcp", { headers: auth }),
+      await ctx.fetch("/v1/mcp", { method: "OPTIONS", headers: { origin: "http://localhost:8787" } }),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 401, 403, 400, 405, 204]);
+    const ids = responses.map((r) => r.headers.get("x-request-id"));
+    for (const id of ids) expect(id).toMatch(/^req_[A-Za-z0-9_-]{21}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
 });

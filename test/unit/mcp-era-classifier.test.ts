@@ -42,6 +42,30 @@ const cases: [string, Record<string, string>, unknown][] = [
     call(6, { name: "websites_list", _meta: { ...envelope, "io.modelcontextprotocol/clientInfo": "agent" } }),
   ],
   [
+    "modern, the envelope's members in another order",
+    modernHeaders,
+    call(10, { name: "websites_list", _meta: Object.fromEntries(Object.entries(envelope).reverse()) }),
+  ],
+  [
+    "modern with a clientInfo whose name is not a string",
+    modernHeaders,
+    call(11, {
+      name: "websites_list",
+      _meta: { ...envelope, "io.modelcontextprotocol/clientInfo": { name: 1, version: "1.0.0" } },
+    }),
+  ],
+  [
+    "modern with a clientInfo member more",
+    modernHeaders,
+    call(12, {
+      name: "websites_list",
+      _meta: {
+        ...envelope,
+        "io.modelcontextprotocol/clientInfo": { name: "agent", version: "1.0.0", title: "A" },
+      },
+    }),
+  ],
+  [
     "modern with the method header of another method",
     { ...modernHeaders, "mcp-method": "tools/list" },
     call(7, { name: "websites_list", _meta: envelope }),
