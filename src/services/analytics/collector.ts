@@ -129,7 +129,10 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
         return false;
       }
       let last = queue.at(-1);
-      if (!last || last.count === batchSize) queue.push((last = new HitBatch(batchSize)));
+      if (!last || last.count === batchSize) {
+        last = new HitBatch(batchSize);
+        queue.push(last);
+      }
       last.add(hit);
       queued++;
       stats.accepted++;
