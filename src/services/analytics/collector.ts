@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database.ts";
-import { appendHit, HIT_FIELDS, type Hit } from "./hit-batch.ts";
+import { flatHits, type Hit, HitBatch } from "./hit-batch.ts";
 import { createBatchWriter } from "./writer.ts";
 import { threadWriter } from "./writer-thread.ts";
 
@@ -59,8 +59,8 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
   const maxBuffered = options.maxBuffered ?? 50_000;
   const batchSize = options.batchSize ?? 1_000;
   const stats: CollectorStats = { accepted: 0, written: 0, dropped: 0, excluded: 0, batches: 0 };
-  /** The queued hits' fields (`appendHit`): recording one allocates nothing of its own. */
-  let queue: unknown[] = [];
+  /** The queued hits in batches of `batchSize` (all but the last full): recording one keeps nothing of its own. */
+  const queue: HitBatch[] = [];
   let queued = 0;
   let running: Promise<void> = Promise.resolve();
   let scheduled = false;
@@ -69,17 +69,15 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
       ? threadWriter(options.databaseUrl, options.geoip)
       : undefined;
   const inline = thread ? undefined : createBatchWriter(db, options.geoip);
-  const write = (batch: unknown[]) => thread?.write(batch) ?? inline!(batch);
+  const write = (batch: HitBatch) => thread?.write(batch) ?? inline!(flatHits(batch));
   /** Hits handed to the writer and not answered yet: they count against `maxBuffered` too. */
   let writing = 0;
 
-  /** The next batch: the whole queue when it fits (no copy), else its first `batchSize` hits. */
-  function take(): unknown[] {
-    const count = Math.min(queued, batchSize);
-    const batch = count === queued ? queue : queue.splice(0, count * HIT_FIELDS);
-    if (count === queued) queue = [];
-    queued -= count;
-    writing = count;
+  /** The next batch: the oldest queued (full unless it is the only one). */
+  function take(): HitBatch {
+    const batch = queue.shift()!;
+    queued -= batch.count;
+    writing = batch.count;
     stats.batches++;
     return batch;
   }
@@ -130,7 +128,12 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
         stats.dropped++;
         return false;
       }
-      appendHit(queue, hit);
+      let last = queue.at(-1);
+      if (!last || last.count === batchSize) {
+        last = new HitBatch(batchSize);
+        queue.push(last);
+      }
+      last.add(hit);
       queued++;
       stats.accepted++;
       if (queued >= batchSize && !scheduled) {

@@ -17,23 +17,68 @@ export interface Hit {
 /** Fields a hit takes in a batch. */
 export const HIT_FIELDS = 11;
 
+/** A batch as it crosses to the writer thread: `count` hits' fields as numbers, each text (or props) once in `table`. */
+export interface WireBatch {
+  count: number;
+  /** Per hit `HIT_FIELDS` cells: `ts` and `engagementMs` themselves, the other fields their index in `table` (-1: null). */
+  cells: Float64Array;
+  table: unknown[];
+}
+
 /**
- * Appends a hit to a batch: its fields one after another in a flat array, no object kept per hit. A batch goes to
- * the writer thread as one JSON string (one copy, instead of the structured clone of an object per hit), and the writer reads the
- * fields where they are (no object per hit there either).
+ * Up to `capacity` hits, each stored as numbers at once: a text seen before in the batch (the same agent, address,
+ * host and path, hit after hit) is kept once, so the request's own copy is garbage at once and the batch crosses to
+ * the writer as one transferred buffer plus its distinct texts (no JSON of every field of every hit).
  */
-export function appendHit(batch: unknown[], hit: Hit): void {
-  batch.push(
-    hit.websiteId,
-    hit.ts,
-    hit.host,
-    hit.name,
-    hit.pathname,
-    hit.search,
-    hit.ip,
-    hit.userAgent,
-    hit.referer,
-    hit.engagementMs ?? 0,
-    hit.props ?? null,
-  );
+export class HitBatch implements WireBatch {
+  count = 0;
+  readonly cells: Float64Array;
+  readonly table: unknown[] = [];
+  readonly #index = new Map<unknown, number>();
+
+  constructor(readonly capacity: number) {
+    this.cells = new Float64Array(capacity * HIT_FIELDS);
+  }
+
+  #of(value: unknown): number {
+    if (value === null || value === undefined) return -1;
+    let at = this.#index.get(value);
+    if (at === undefined) {
+      at = this.table.length;
+      this.#index.set(value, at);
+      this.table.push(value);
+    }
+    return at;
+  }
+
+  /** Appends a hit (the caller keeps `count < capacity`). */
+  add(hit: Hit): void {
+    const cells = this.cells;
+    const o = this.count++ * HIT_FIELDS;
+    cells[o] = this.#of(hit.websiteId);
+    cells[o + 1] = hit.ts;
+    cells[o + 2] = this.#of(hit.host);
+    cells[o + 3] = this.#of(hit.name);
+    cells[o + 4] = this.#of(hit.pathname);
+    cells[o + 5] = this.#of(hit.search);
+    cells[o + 6] = this.#of(hit.ip);
+    cells[o + 7] = this.#of(hit.userAgent);
+    cells[o + 8] = this.#of(hit.referer);
+    cells[o + 9] = hit.engagementMs ?? 0;
+    cells[o + 10] = this.#of(hit.props);
+  }
+}
+
+/** A batch's hits as the writer reads them: their fields one after another in a flat array (no object per hit). */
+export function flatHits({ count, cells, table }: WireBatch): unknown[] {
+  const flat = new Array<unknown>(count * HIT_FIELDS);
+  const text = (at: number) => (at < 0 ? null : table[at]);
+  for (let o = 0; o < flat.length; o += HIT_FIELDS) {
+    flat[o] = text(cells[o]!);
+    flat[o + 1] = cells[o + 1];
+    for (let f = 2; f < 9; f++) flat[o + f] = text(cells[o + f]!);
+    flat[o + 9] = cells[o + 9];
+    flat[o + 10] = text(cells[o + 10]!);
+  }
+  return flat;
 }

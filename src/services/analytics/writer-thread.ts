@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
+import type { WireBatch } from "./hit-batch.ts";
 import type { BatchResult } from "./writer.ts";
 
 /** The worker entry: next to this file in the sources, or `analytics-writer.js` next to a bundled build. */
@@ -20,7 +21,7 @@ interface Pending {
 type Reply = { id: number; error?: string; closed?: true } & Partial<BatchResult>;
 
 /**
- * Batches (`appendHit`'s fields, sent as one JSON string) written on a worker thread that opens its own connection
+ * Batches (`HitBatch`: their cells' buffer transferred, their distinct texts cloned) written on a worker thread that opens its own connection
  * to the database at `url` (a SQLite file in WAL mode, or a PostgreSQL pool): parsing, hashing and inserting never
  * run on the serving thread. The worker starts with the writer and holds the process open only while a batch is
  * under way; one that fails (or stops) rejects the batches it held, and the next batch starts a new one. `close`
@@ -29,7 +30,7 @@ type Reply = { id: number; error?: string; closed?: true } & Partial<BatchResult
 export function threadWriter(
   url: string,
   geoip?: Uint8Array,
-): { write(batch: readonly unknown[]): Promise<BatchResult>; close(): Promise<void> } {
+): { write(batch: WireBatch): Promise<BatchResult>; close(): Promise<void> } {
   let worker: Worker | undefined;
   const pending = new Map<number, Pending>();
   let ids = 0;
@@ -63,12 +64,12 @@ export function threadWriter(
     return started;
   }
 
-  function post(message: object): Promise<BatchResult> {
+  function post(message: object, transfer?: ArrayBuffer[]): Promise<BatchResult> {
     worker ??= spawn();
     worker.ref();
     const id = ++ids;
     const reply = new Promise<BatchResult>((resolve, reject) => pending.set(id, { resolve, reject }));
-    worker.postMessage({ id, ...message });
+    worker.postMessage({ id, ...message }, transfer);
     return reply;
   }
 
@@ -78,7 +79,8 @@ export function threadWriter(
   worker.unref();
 
   return {
-    write: (batch) => post({ batch: JSON.stringify(batch) }),
+    write: ({ count, cells, table }) =>
+      post({ batch: { count, cells, table } }, [cells.buffer as ArrayBuffer]),
     async close() {
       const running = worker;
       if (!running) return;

@@ -32,7 +32,7 @@ export interface BatchResult {
   excluded: number;
 }
 
-/** Writes a batch of hits (`appendHit`'s flat fields): parses, excludes, hashes visitors, continues visits, inserts. */
+/** Writes a batch of hits (`flatHits`): parses, excludes, hashes visitors, continues visits, inserts. */
 export type BatchWriter = (batch: readonly unknown[]) => Promise<BatchResult>;
 
 interface Visit {

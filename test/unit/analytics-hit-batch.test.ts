@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { newId } from "../../src/kernel/ids.ts";
+import { flatHits, HIT_FIELDS, type Hit, HitBatch } from "../../src/services/analytics/hit-batch.ts";
+
+const agent = "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36";
+/** A new string object with `text`'s characters, as each request's parser makes its own. */
+const copy = (text: string) => Buffer.from(text).toString();
+
+describe("a batch of hits", () => {
+  it("keeps each distinct text once and gives every hit's fields back in order", () => {
+    const websiteId = `web_${newId().slice(-8)}`;
+    const hits: Hit[] = [
+      {
+        websiteId,
+        ts: 1_700_000_000_001,
+        host: copy("a.example"),
+        name: "pageview",
+        pathname: copy("/"),
+        search: "",
+        ip: copy("10.0.0.1"),
+        userAgent: copy(agent),
+        referer: null,
+      },
+      {
+        websiteId,
+        ts: 1_700_000_000_002,
+        host: copy("a.example"),
+        name: "pageview",
+        pathname: copy("/"),
+        search: "",
+        ip: copy("10.0.0.1"),
+        userAgent: copy(agent),
+        referer: copy("https://b.example/"),
+      },
+      {
+        websiteId,
+        ts: 1_700_000_000_003,
+        host: copy("a.example"),
+        name: "signup",
+        pathname: copy("/join"),
+        search: "?x=1",
+        ip: copy("10.0.0.2"),
+        userAgent: copy(agent),
+        referer: null,
+        engagementMs: 0,
+        props: { plan: "pro" },
+      },
+      {
+        websiteId,
+        ts: 1_700_000_000_004,
+        host: copy("a.example"),
+        name: "engagement",
+        pathname: copy("/"),
+        search: "",
+        ip: copy("10.0.0.1"),
+        userAgent: copy(agent),
+        referer: null,
+        engagementMs: 1234,
+      },
+    ];
+    const batch = new HitBatch(8);
+    for (const hit of hits) batch.add(hit);
+    expect(batch.count).toBe(4);
+    // websiteId, host, 3 names, 2 paths, 2 searches, 2 addresses, the agent, 1 referrer, 1 props object.
+    expect(batch.table).toHaveLength(14);
+    const flat = flatHits(batch);
+    expect(flat).toHaveLength(4 * HIT_FIELDS);
+    expect(flat).toEqual(
+      hits.flatMap((hit) => [
+        hit.websiteId,
+        hit.ts,
+        hit.host,
+        hit.name,
+        hit.pathname,
+        hit.search,
+        hit.ip,
+        hit.userAgent,
+        hit.referer,
+        hit.engagementMs ?? 0,
+        hit.props ?? null,
+      ]),
+    );
+  });
+});
