@@ -3,7 +3,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
-import { derivedOnce } from "../kernel/frozen.ts";
+import { derivedOnce, isFrozenDeep } from "../kernel/frozen.ts";
 import type { ToolCallResult } from "./server-factory.ts";
 import { TextResponse } from "./text-response.ts";
 
@@ -149,7 +149,8 @@ export function fastToolsCall(
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !legacyVersions.has(version)) return undefined;
   const { id } = call;
-  return run(call.name, call.args).then((result) => jsonRpcResponse(id, result, "", requestId));
+  const node = onNode(request);
+  return run(call.name, call.args).then((result) => jsonRpcResponse(id, result, "", requestId, node));
 }
 
 /** Texts `quoted` remembers (the last few, up to `QUOTED_MAX_CHARS` each). */
@@ -179,33 +180,48 @@ export function quoted(text: string): string {
 /** The answer up to `structuredContent`'s value (see `jsonRpcResponse`), for the JSON text of a tool's output. */
 const answerHead = (text: string) =>
   `{"result":{"content":[{"type":"text","text":${quoted(text)}}],"structuredContent":${text}`;
-/** `answerHead` of deep-frozen outputs (reused while the database is unchanged, their text too): built once. */
-const answerHeads = new WeakMap<object, string>();
+/** An answer's head (`answerHead`) and, once an answer was sent on node:http, its UTF-8 bytes. */
+interface Head {
+  text: string;
+  bytes?: Buffer;
+}
+/** The head of deep-frozen outputs (reused while the database is unchanged, their text too): built once. */
+const answerHeads = new WeakMap<object, Head>();
+
+/** Whether a request is served on node:http (srvx keeps its IncomingMessage), not in-process. */
+const onNode = (request: Request) =>
+  (request as { runtime?: { node?: unknown } }).runtime?.node !== undefined;
 
 /**
  * The JSON-RPC answer `{result: {...result, ...extra}, jsonrpc, id}` as text, in the SDK's key order. A tool's
  * output is serialized once: `structuredContent` is written as the text of its one text block, which `toolCaller`
  * made with `JSON.stringify` of that same output (anything else is serialized in full). `extra` is `,"key":value…`.
- * The answer is a TextResponse with its `X-Request-Id` (one header record: no Headers object is built): on node:http
- * its text is written as it is, in-process `text()` hands it over.
+ * The answer is a TextResponse with its `X-Request-Id` (one header record: no Headers object is built); in-process
+ * `text()` hands its text over. On node:http (`node`) an answer with a reused head is sent as bytes: the head's,
+ * encoded once, then the tail's (a 10 KB text would be flattened and encoded for every answer).
  */
 function jsonRpcResponse(
   id: string | number,
   result: ToolCallResult,
   extra: string,
   requestId: string,
+  node: boolean,
 ): Response {
   const [block, ...more] = result.content;
   const structured = "structuredContent" in result ? result.structuredContent : undefined;
   const tail = `${extra}},"jsonrpc":"2.0","id":${typeof id === "number" ? id : JSON.stringify(id)}}`;
-  const body =
-    structured !== undefined && block?.type === "text" && more.length === 0 && !("isError" in result)
-      ? `${derivedOnce(answerHeads, structured, () => answerHead(block.text))}${tail}`
-      : `{"result":${JSON.stringify(result).slice(0, -1)}${tail}`;
-  return new TextResponse(body, {
-    status: 200,
-    headers: { "content-type": "application/json", "x-request-id": requestId },
-  });
+  const init = { status: 200, headers: { "content-type": "application/json", "x-request-id": requestId } };
+  if (structured === undefined || block?.type !== "text" || more.length > 0 || "isError" in result) {
+    return new TextResponse(`{"result":${JSON.stringify(result).slice(0, -1)}${tail}`, init);
+  }
+  const head = derivedOnce(answerHeads, structured, (): Head => ({ text: answerHead(block.text) }));
+  const text = `${head.text}${tail}`;
+  if (!node || !isFrozenDeep(structured)) return new TextResponse(text, init);
+  head.bytes ??= Buffer.from(head.text);
+  const bytes = Buffer.allocUnsafe(head.bytes.length + Buffer.byteLength(tail));
+  head.bytes.copy(bytes);
+  bytes.write(tail, head.bytes.length);
+  return new TextResponse(text, init, bytes);
 }
 
 const MODERN_VERSION = "2026-07-28";
@@ -246,7 +262,8 @@ export function fastModernToolsCall(
     modernExtras.set(serverInfo, extra);
   }
   const members = extra;
-  return run(name, call.args).then((result) => jsonRpcResponse(id, result, members, requestId));
+  const node = onNode(request);
+  return run(name, call.args).then((result) => jsonRpcResponse(id, result, members, requestId, node));
 }
 
 /**

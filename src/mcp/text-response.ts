@@ -2,7 +2,7 @@ import { FastResponse } from "srvx";
 
 /** srvx's FastResponse, with the native Response it builds on first use (`_response`, not in its types). */
 const Base = FastResponse as unknown as new (
-  body: string,
+  body: string | Uint8Array,
   init: ResponseInit,
 ) => Response & { get _response(): Response };
 
@@ -11,14 +11,15 @@ const Base = FastResponse as unknown as new (
  * `Content-Length`). In-process (`app.fetch`), its first `text()` or `json()` hands over that text itself, without
  * the UTF-8 encode, web stream and decode of a native Response. Anything else (`body`, `bodyUsed`, `clone()`,
  * `arrayBuffer()`, …) goes through the native Response, after which the text is no longer handed over; the body
- * still reads once (after the hand-over the native body counts as used).
+ * still reads once (after the hand-over the native body counts as used). With `bytes` (the text's UTF-8 bytes), those
+ * are what node:http writes and what the native Response holds.
  */
 export class TextResponse extends Base {
   #text: string | undefined;
   #used = false;
 
-  constructor(text: string, init: ResponseInit) {
-    super(text, init);
+  constructor(text: string, init: ResponseInit, bytes?: Uint8Array) {
+    super(bytes ?? text, init);
     this.#text = text;
   }
 
