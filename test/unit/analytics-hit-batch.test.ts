@@ -9,54 +9,31 @@ const copy = (text: string) => Buffer.from(text).toString();
 describe("a batch of hits", () => {
   it("keeps each distinct text once and gives every hit's fields back in order", () => {
     const websiteId = `web_${newId().slice(-8)}`;
+    /** A page view at `ts` from one browser (each field a fresh copy), with `changes`. */
+    const hit = (ts: number, changes: Partial<Hit> = {}): Hit => ({
+      websiteId,
+      ts,
+      host: copy("a.example"),
+      name: "pageview",
+      pathname: copy("/"),
+      search: "",
+      ip: copy("10.0.0.1"),
+      userAgent: copy(agent),
+      referer: null,
+      ...changes,
+    });
     const hits: Hit[] = [
-      {
-        websiteId,
-        ts: 1_700_000_000_001,
-        host: copy("a.example"),
-        name: "pageview",
-        pathname: copy("/"),
-        search: "",
-        ip: copy("10.0.0.1"),
-        userAgent: copy(agent),
-        referer: null,
-      },
-      {
-        websiteId,
-        ts: 1_700_000_000_002,
-        host: copy("a.example"),
-        name: "pageview",
-        pathname: copy("/"),
-        search: "",
-        ip: copy("10.0.0.1"),
-        userAgent: copy(agent),
-        referer: copy("https://b.example/"),
-      },
-      {
-        websiteId,
-        ts: 1_700_000_000_003,
-        host: copy("a.example"),
+      hit(1_700_000_000_001),
+      hit(1_700_000_000_002, { referer: copy("https://b.example/") }),
+      hit(1_700_000_000_003, {
         name: "signup",
         pathname: copy("/join"),
         search: "?x=1",
         ip: copy("10.0.0.2"),
-        userAgent: copy(agent),
-        referer: null,
         engagementMs: 0,
         props: { plan: "pro" },
-      },
-      {
-        websiteId,
-        ts: 1_700_000_000_004,
-        host: copy("a.example"),
-        name: "engagement",
-        pathname: copy("/"),
-        search: "",
-        ip: copy("10.0.0.1"),
-        userAgent: copy(agent),
-        referer: null,
-        engagementMs: 1234,
-      },
+      }),
+      hit(1_700_000_000_004, { name: "engagement", engagementMs: 1234 }),
     ];
     const batch = new HitBatch(8);
     for (const hit of hits) batch.add(hit);
