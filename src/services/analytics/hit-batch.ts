@@ -35,19 +35,25 @@ export class HitBatch implements WireBatch {
   readonly cells: Float64Array;
   readonly table: unknown[] = [];
   readonly #index = new Map<unknown, number>();
+  /** Per field, the previous hit's value and its index: a repeat (same site, agent, address) skips the map. */
+  readonly #last: unknown[] = new Array(HIT_FIELDS).fill(null);
+  readonly #lastAt: number[] = new Array(HIT_FIELDS).fill(-1);
 
   constructor(readonly capacity: number) {
     this.cells = new Float64Array(capacity * HIT_FIELDS);
   }
 
-  #of(value: unknown): number {
+  #of(field: number, value: unknown): number {
     if (value === null || value === undefined) return -1;
+    if (value === this.#last[field]) return this.#lastAt[field]!;
     let at = this.#index.get(value);
     if (at === undefined) {
       at = this.table.length;
       this.#index.set(value, at);
       this.table.push(value);
     }
+    this.#last[field] = value;
+    this.#lastAt[field] = at;
     return at;
   }
 
@@ -55,17 +61,17 @@ export class HitBatch implements WireBatch {
   add(hit: Hit): void {
     const cells = this.cells;
     const o = this.count++ * HIT_FIELDS;
-    cells[o] = this.#of(hit.websiteId);
+    cells[o] = this.#of(0, hit.websiteId);
     cells[o + 1] = hit.ts;
-    cells[o + 2] = this.#of(hit.host);
-    cells[o + 3] = this.#of(hit.name);
-    cells[o + 4] = this.#of(hit.pathname);
-    cells[o + 5] = this.#of(hit.search);
-    cells[o + 6] = this.#of(hit.ip);
-    cells[o + 7] = this.#of(hit.userAgent);
-    cells[o + 8] = this.#of(hit.referer);
+    cells[o + 2] = this.#of(2, hit.host);
+    cells[o + 3] = this.#of(3, hit.name);
+    cells[o + 4] = this.#of(4, hit.pathname);
+    cells[o + 5] = this.#of(5, hit.search);
+    cells[o + 6] = this.#of(6, hit.ip);
+    cells[o + 7] = this.#of(7, hit.userAgent);
+    cells[o + 8] = this.#of(8, hit.referer);
     cells[o + 9] = hit.engagementMs ?? 0;
-    cells[o + 10] = this.#of(hit.props);
+    cells[o + 10] = this.#of(10, hit.props);
   }
 }
 
