@@ -94,6 +94,10 @@ describe("MCP fast tools/call path", () => {
     ["a successful call", call("websites_list", { limit: 5 })],
     ["a call without arguments", call("organizations_list")],
     ["a string id", call("organizations_list", {}, "abc")],
+    [
+      "a string id beyond ASCII (its answer's bytes counted, not its characters)",
+      call("websites_list", {}, "idé✓"),
+    ],
     ["a validation error", call("websites_list", { limit: 0 })],
     ["an unknown tool", call("nope", {})],
     ["a not-found id", call("websites_get", { websiteId: "aaaaaaaaaaaaaaaaaaaaa" })],
