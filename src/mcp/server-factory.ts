@@ -43,10 +43,10 @@ export type ToolCallResult =
   | { content: Content[]; structuredContent: Record<string, unknown> }
   | { isError: true; content: { type: "text"; text: string }[] };
 
-/** Runs one `tools/call` of a known tool through the shared pipeline: its output, or the error body as an `isError` result. */
 /** The JSON text of deep-frozen outputs (reused while the database is unchanged): serialized once. */
 const outputTexts = new WeakMap<object, string>();
 
+/** Runs one `tools/call` of a known tool through the shared pipeline: its output, or the error body as an `isError` result. */
 export function toolCaller(platform: Platform) {
   const byName = new Map(mcpTools(platform.registry.tools).map((entry) => [entry.tool.mcpName, entry.tool]));
   const nameOperation = (id: string) => platform.registry.nameFor("mcp", id);

@@ -1,5 +1,5 @@
 import { ApiError, type ErrorBody } from "../kernel/errors.ts";
-import { isFrozenDeep } from "../kernel/frozen.ts";
+import { derivedOnce, isFrozenDeep } from "../kernel/frozen.ts";
 import { checkJsonShape } from "../kernel/json-depth.ts";
 import type { JsonSchema } from "../kernel/json-schema.ts";
 import { type BodyLimit, readBodyText } from "./body.ts";
@@ -17,15 +17,9 @@ const encoded = new WeakMap<object, Uint8Array<ArrayBuffer>>();
 const encoder = new TextEncoder();
 
 /** The JSON of `body`: a string, or for a deep-frozen body its bytes, serialized and encoded once. */
-function jsonBody(body: unknown): string | Uint8Array<ArrayBuffer> {
-  if (!isFrozenDeep(body)) return JSON.stringify(body);
-  let bytes = encoded.get(body);
-  if (bytes === undefined) {
-    bytes = encoder.encode(JSON.stringify(body));
-    encoded.set(body, bytes);
-  }
-  return bytes;
-}
+const jsonBody = (body: unknown): string | Uint8Array<ArrayBuffer> =>
+  isFrozenDeep(body) ? derivedOnce(encoded, body, encodeJson) : JSON.stringify(body);
+const encodeJson = (body: object) => encoder.encode(JSON.stringify(body));
 
 /** The 200 JSON answer of an operation route, built with its request's `X-Request-Id`: one header object. */
 export function jsonWithRequestId(body: unknown, requestId: string): Response {
