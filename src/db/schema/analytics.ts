@@ -14,6 +14,19 @@ function rollupMeasures(c: Columns) {
   };
 }
 
+/** How a visit came (its first page view's source, referrer and UTM tags): raw events and visits keep the same. */
+function visitAcquisition(c: Columns) {
+  return {
+    source: c.text("source").notNull(),
+    referrer: c.text("referrer").notNull(),
+    utmSource: c.text("utm_source").notNull(),
+    utmMedium: c.text("utm_medium").notNull(),
+    utmCampaign: c.text("utm_campaign").notNull(),
+    utmTerm: c.text("utm_term").notNull(),
+    utmContent: c.text("utm_content").notNull(),
+  };
+}
+
 export function analyticsTables(c: Columns, { websites }: Pick<CoreTables, "websites">) {
   /**
    * One row per page view or custom event of a live site. `visitorId` is a hash of (website, IP, user agent, the
@@ -33,13 +46,7 @@ export function analyticsTables(c: Columns, { websites }: Pick<CoreTables, "webs
       path: c.text("path").notNull(),
       visitorId: c.text("visitor_id").notNull(),
       sessionId: c.text("session_id").notNull(),
-      source: c.text("source").notNull(),
-      referrer: c.text("referrer").notNull(),
-      utmSource: c.text("utm_source").notNull(),
-      utmMedium: c.text("utm_medium").notNull(),
-      utmCampaign: c.text("utm_campaign").notNull(),
-      utmTerm: c.text("utm_term").notNull(),
-      utmContent: c.text("utm_content").notNull(),
+      ...visitAcquisition(c),
       device: c.text("device").notNull(),
       browser: c.text("browser").notNull(),
       os: c.text("os").notNull(),
@@ -71,13 +78,7 @@ export function analyticsTables(c: Columns, { websites }: Pick<CoreTables, "webs
       sessionId: c.text("session_id").notNull(),
       /** The time of the visit's latest event. */
       ts: c.ms("ts").notNull(),
-      source: c.text("source").notNull(),
-      referrer: c.text("referrer").notNull(),
-      utmSource: c.text("utm_source").notNull(),
-      utmMedium: c.text("utm_medium").notNull(),
-      utmCampaign: c.text("utm_campaign").notNull(),
-      utmTerm: c.text("utm_term").notNull(),
-      utmContent: c.text("utm_content").notNull(),
+      ...visitAcquisition(c),
     },
     (t) => [c.primaryKey({ columns: [t.websiteId, t.visitorId] })],
   );

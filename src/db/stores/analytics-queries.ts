@@ -147,17 +147,19 @@ export function analyticsQueries(db: Db, t: Tables, dialect: Dialect): Analytics
       const where = dimension === "event" || !dimension ? customOnly : undefined;
       const query = parts(
         source,
-        (scope) =>
-          metricsOfVisits(
+        (scope) => {
+          const distinct = distinctVisitors(scope);
+          return metricsOfVisits(
             visitRowsSql(dialect, scope, value, {
               where,
               uses: dimension ? [dimension] : [],
-              firsts: !distinctVisitors(scope),
+              firsts: !distinct,
             }),
             scope,
             undefined,
-            distinctVisitors(scope),
-          ),
+            distinct,
+          );
+        },
         dimension ? { dimension, value: () => sql.raw("value") } : undefined,
       );
       const collate = byteOrder(dialect);

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import { and, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, type Column, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db, Dialect, Tables } from "../types.ts";
 import { rawRows, rawRun } from "../types.ts";
 import { rawWrite } from "../write-generation.ts";
@@ -63,11 +63,8 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
   if (Object.keys(all).length !== WIDTH)
     throw new Error("EVENT_KEYS must list every analytics_events column");
   const columns = EVENT_KEYS.map((key) => [key, all[key]] as const);
-  const names = columns.map(([, c]) => `"${c.name}"`).join(", ");
-  const head = `insert into "analytics_events" (${names}) `;
   if (dialect === "pg") {
-    const select = `select ${EVENT_KEYS.map((key) => `"${key}"`).join(", ")} from json_to_recordset(`;
-    const close = `::json) as r(${columns.map(([key, c]) => `"${key}" ${c.getSQLType()}`).join(", ")})`;
+    const insert = recordsetInsert(db, "analytics_events", columns);
     return async (values, count) => {
       for (let n = 0; n < count; n += INSERT_CHUNK) {
         const rows: Record<string, unknown>[] = [];
@@ -76,15 +73,14 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
           for (let i = 0; i < WIDTH; i++) row[EVENT_KEYS[i]!] = values[r * WIDTH + i];
           rows.push(row);
         }
-        await rawRun(db, dialect, sql`${sql.raw(head + select)}${JSON.stringify(rows)}${sql.raw(close)}`);
+        await insert(rows);
       }
     };
   }
   const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
-  const row = `(${columns.map(() => "?").join(", ")})`;
   // Prepared on the first insert (most connections only read analytics); counted for the caches by `rawWrite`.
-  const one = rawWrite(client, `${head}values ${row}`);
-  const many = rawWrite(client, `${head}values ${Array(SQLITE_ROWS).fill(row).join(", ")}`);
+  const one = rawWrite(client, valuesInsert("analytics_events", columns, 1));
+  const many = rawWrite(client, valuesInsert("analytics_events", columns, SQLITE_ROWS));
   const oneValues: unknown[] = new Array(WIDTH);
   const manyValues: unknown[] = new Array(WIDTH * SQLITE_ROWS);
   const put = (to: unknown[], values: readonly unknown[], from: number, length: number) => {
@@ -106,6 +102,26 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
   };
 }
 
+/** A table's columns as `[record key, column]` pairs, in the order a statement lists them. */
+type ColumnList = readonly (readonly [string, Column])[];
+
+/**
+ * PostgreSQL: an INSERT of rows (objects by record key) sent as one JSON parameter and expanded by
+ * `json_to_recordset` (`json`, not `jsonb`: the server parses it once); `suffix` is an ON CONFLICT clause, if any.
+ */
+function recordsetInsert(db: Db, table: string, columns: ColumnList, suffix = "") {
+  const head = `insert into "${table}" (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) select ${columns.map(([key]) => `"${key}"`).join(", ")} from json_to_recordset(`;
+  const close = `::json) as r(${columns.map(([key, c]) => `"${key}" ${c.getSQLType()}`).join(", ")})${suffix}`;
+  return (rows: readonly object[]) =>
+    rawRun(db, "pg", sql`${sql.raw(head)}${JSON.stringify(rows)}${sql.raw(close)}`);
+}
+
+/** SQLite: the text of an INSERT of `rows` rows of positional values (`suffix`: an ON CONFLICT clause, if any). */
+function valuesInsert(table: string, columns: ColumnList, rows: number, suffix = ""): string {
+  const row = `(${columns.map(() => "?").join(", ")})`;
+  return `insert into "${table}" (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) values ${Array(rows).fill(row).join(", ")}${suffix}`;
+}
+
 type VisitSaver = (visits: readonly VisitorPosition[]) => Promise<void>;
 
 /**
@@ -116,20 +132,15 @@ type VisitSaver = (visits: readonly VisitorPosition[]) => Promise<void>;
 function visitSaver(db: Db, v: Tables["analyticsVisits"], dialect: Dialect): VisitSaver {
   const columns = Object.entries(getTableColumns(v));
   const updated = columns.filter(([key]) => key !== "websiteId" && key !== "visitorId");
-  const head = `insert into "analytics_visits" (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) `;
   const conflict = ` on conflict ("website_id", "visitor_id") do update set ${updated.map(([, c]) => `"${c.name}" = excluded."${c.name}"`).join(", ")} where excluded."ts" >= "analytics_visits"."ts"`;
   if (dialect === "pg") {
-    const select = `select ${columns.map(([key]) => `"${key}"`).join(", ")} from json_to_recordset(`;
-    const close = `::json) as r(${columns.map(([key, c]) => `"${key}" ${c.getSQLType()}`).join(", ")})${conflict}`;
+    const upsert = recordsetInsert(db, "analytics_visits", columns, conflict);
     return async (visits) => {
-      for (let i = 0; i < visits.length; i += VISIT_CHUNK) {
-        const json = JSON.stringify(visits.slice(i, i + VISIT_CHUNK));
-        await rawRun(db, dialect, sql`${sql.raw(head + select)}${json}${sql.raw(close)}`);
-      }
+      for (let i = 0; i < visits.length; i += VISIT_CHUNK) await upsert(visits.slice(i, i + VISIT_CHUNK));
     };
   }
   const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
-  const upsert = rawWrite(client, `${head}values (${columns.map(() => "?").join(", ")})${conflict}`);
+  const upsert = rawWrite(client, valuesInsert("analytics_visits", columns, 1, conflict));
   const keys = columns.map(([key]) => key as keyof VisitorPosition);
   const values: unknown[] = new Array(keys.length);
   return async (visits) => {

@@ -113,9 +113,6 @@ export function createBatchWriter(db: Database, geoip?: Uint8Array): BatchWriter
   const settings = new Map<string, { at: number; excluded: (ip: string) => boolean }>();
   const visitors = new Generations<Visitor>(VISITORS);
   const paths = new Map<string, string>();
-  /** Per batch: each hit's visitor (undefined when left out), and the rows' values. */
-  const of: (Visitor | undefined)[] = [];
-  const values: unknown[] = [];
   let batches = 0;
   let swept = 0;
 
@@ -182,7 +179,9 @@ export function createBatchWriter(db: Database, geoip?: Uint8Array): BatchWriter
     let salt = "";
     let sorted = true;
     let excluded = 0;
-    of.length = hits;
+    /** Each hit's visitor (undefined when left out), and the rows' values. */
+    const of = new Array<Visitor | undefined>(hits);
+    const values: unknown[] = [];
     for (let h = 0, o = 0; h < hits; h++, o += HIT_FIELDS) {
       const websiteId = batch[o] as string;
       const ts = batch[o + 1] as number;
