@@ -1,6 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
 import type { PgTables, Tables } from "./schema/tables.ts";
 
 export type { Tables };
@@ -47,6 +48,14 @@ export async function rawRows<T>(db: Db, dialect: Dialect, query: SQL): Promise<
   if (dialect === "pg") return (await (db as unknown as PgRaw).execute(query)).rows as T[];
   return (db as unknown as SqliteRaw).all(query) as T[];
 }
+
+/**
+ * Whether `db` can still run statements once the unit of work that handed it over has ended (for work done after a
+ * query returns): SQLite's one connection lives as long as the database; on PostgreSQL only the pool's handle does
+ * (a transaction's client goes back to the pool with it).
+ */
+export const outlivesUnitOfWork = (db: Db, dialect: Dialect) =>
+  dialect === "sqlite" || (db as unknown as { $client?: unknown }).$client instanceof pg.Pool;
 
 /** Runs a raw statement that returns no rows. */
 export async function rawRun(db: Db, dialect: Dialect, query: SQL): Promise<void> {

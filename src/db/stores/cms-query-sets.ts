@@ -2,8 +2,7 @@
 // value index once per walked row (the plain statement), or gather the equality's matches once and look each
 // walked row up in that set. The choice changes the plan, never the rows: both shapes return the same page.
 import { type SQL, sql } from "drizzle-orm";
-import pg from "pg";
-import { type Db, type Dialect, rawRows } from "../types.ts";
+import { type Db, type Dialect, outlivesUnitOfWork, rawRows } from "../types.ts";
 import { equalityRows, type ItemQuery, type QueryCondition, type QueryFilter, stateOf } from "./cms-query.ts";
 
 /**
@@ -39,13 +38,6 @@ function candidates(query: ItemQuery): ValueCondition[] {
 }
 
 /**
- * Whether a count can run after the query that asked for it: SQLite's one connection lives as long as the
- * database; on PostgreSQL only the pool's handle does (a transaction's client goes back to the pool with it).
- */
-const outlivesQuery = (db: Db, dialect: Dialect) =>
-  dialect === "sqlite" || (db as unknown as { $client?: unknown }).$client instanceof pg.Pool;
-
-/**
  * Rows of `rows`, counted up to `max` + 1 (one index range, read at most that far). A count is counted on the
  * query path only the first time: once older than COUNT_TTL_MS it is still used, and counted again after the
  * current turn of the event loop on the same handle (a stale count only picks a slower plan, never other rows).
@@ -62,7 +54,7 @@ async function boundedCount(db: Db, dialect: Dialect, key: unknown[], rows: SQL,
     return n;
   };
   const known = counts.get(id);
-  if (!known || (Date.now() - known.at >= COUNT_TTL_MS && !outlivesQuery(db, dialect))) return count();
+  if (!known || (Date.now() - known.at >= COUNT_TTL_MS && !outlivesUnitOfWork(db, dialect))) return count();
   if (Date.now() - known.at >= COUNT_TTL_MS && !known.refreshing) {
     known.refreshing = true;
     setImmediate(() =>
