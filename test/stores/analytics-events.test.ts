@@ -1,24 +1,22 @@
 // Raw events go into the database as one JSON array per statement: every column comes back exactly as written, on
 // both databases, whatever the text holds (quotes, backslashes, non-ASCII, JSON-looking strings) and for batches
 // larger than one statement.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { NewAnalyticsEvent } from "../../src/db/stores/analytics.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 
 const BASE = Date.UTC(2026, 0, 5, 12);
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`analytics event inserts [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name);
     let websiteId: string;
 
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
       websiteId = (await t.createWebsite("Inserted")).id;
     });
-    afterAll(() => t?.close());
 
     const event = (i: number, extra: Partial<NewAnalyticsEvent> = {}): NewAnalyticsEvent => ({
       websiteId,

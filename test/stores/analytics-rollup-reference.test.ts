@@ -9,7 +9,7 @@ import type { NewAnalyticsEvent } from "../../src/db/stores/analytics.ts";
 import { dimensions } from "../../src/db/stores/analytics-sql.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -84,17 +84,13 @@ function random(seed: number) {
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`analytics roll-up in one pass [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name);
     let db: Awaited<ReturnType<typeof connect>>;
 
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
       db = await connect(t.databaseUrl);
     });
-    afterAll(async () => {
-      await db?.close();
-      await t?.close();
-    });
+    afterAll(() => db?.close());
 
     const table = async (name: string, time: string) =>
       // PostgreSQL returns bigint columns as strings.

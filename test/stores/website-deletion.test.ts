@@ -4,13 +4,13 @@
 import { readdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { getTableColumns, getTableName } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tables } from "../../src/db/schema/sqlite.ts";
 import { EVENT_KEYS, type NewAnalyticsEvent } from "../../src/db/stores/analytics.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { BLOB_GRACE_MS, sweepBlobs } from "../../src/services/housekeeping.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 import { rawQuery } from "./fixtures.ts";
 
 /** Tables of the schema with a column named `column`. */
@@ -27,7 +27,7 @@ const KEPT: Record<string, string> = {
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`deleting a website [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name);
     const sites: Record<"doomed" | "kept", { id: string; slug: string }> = {} as never;
     const owned: Record<
       "doomed" | "kept",
@@ -118,13 +118,11 @@ for (const dialect of dialects) {
     }
 
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
       await used("doomed");
       await used("kept");
       expect((await host(sites.doomed.slug)).status).toBe(200);
       await t.call("websites.delete", { websiteId: sites.doomed.id });
     });
-    afterAll(() => t?.close());
 
     it("leaves no row of the deleted website in any website-scoped table, and the other website whole", async () => {
       const scoped = tablesWith("website_id");
