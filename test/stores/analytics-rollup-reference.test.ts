@@ -5,7 +5,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnalyticsEventRecord } from "../../src/db/stores/analytics.ts";
+import type { NewAnalyticsEvent } from "../../src/db/stores/analytics.ts";
 import { dimensions } from "../../src/db/stores/analytics-sql.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { dialects } from "../support/databases.ts";
@@ -108,7 +108,7 @@ for (const dialect of dialects) {
       const next = random(7);
       const tail = newId().slice(-6);
       const websites = [(await t.createWebsite(`One ${tail}`)).id, (await t.createWebsite(`Two ${tail}`)).id];
-      const events: AnalyticsEventRecord[] = [];
+      const events: NewAnalyticsEvent[] = [];
       for (let day = 0; day < 2; day++) {
         for (let visitor = 0; visitor < 30; visitor++) {
           const websiteId = websites[visitor % 2]!;
@@ -120,7 +120,6 @@ for (const dialect of dialects) {
             for (let n = 0; n <= next(5); n++) {
               const roll = next(10);
               events.push({
-                id: `ev_${newId()}`,
                 websiteId,
                 ts,
                 name: roll < 6 ? "pageview" : roll < 8 ? "engagement" : ["signup", "download"][roll % 2]!,

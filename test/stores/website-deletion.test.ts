@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { getTableColumns, getTableName } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tables } from "../../src/db/schema/sqlite.ts";
+import { EVENT_KEYS, type NewAnalyticsEvent } from "../../src/db/stores/analytics.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { BLOB_GRACE_MS, sweepBlobs } from "../../src/services/housekeeping.ts";
 import { dialects } from "../support/databases.ts";
@@ -85,6 +86,22 @@ for (const dialect of dialects) {
       });
       await t.createKey({ kind: "websites", websiteIds: [websiteId], role: "full_editor" });
       await t.call("websiteSourceCode.preview.createLink", { websiteId });
+      // Raw analytics events have no foreign key to the website: websites.delete deletes them itself.
+      const visit = `v-${newId().slice(-8)}`;
+      await t.platform.db.transaction((s) =>
+        s.analytics.insertEvents(
+          [0, 1].map((n) => ({
+            ...Object.fromEntries(EVENT_KEYS.map((key) => [key, ""])),
+            websiteId,
+            ts: Date.now() + n,
+            name: "pageview",
+            visitorId: visit,
+            sessionId: visit,
+            engagementMs: 0,
+            props: null,
+          })) as NewAnalyticsEvent[],
+        ),
+      );
       sites[name] = site;
       const deployments = await t.platform.db.read((s) => s.deployments.list(websiteId, { limit: 100 }));
       const outputs = await t.platform.db.read(async (s) =>
@@ -129,6 +146,7 @@ for (const dialect of dialects) {
         "cms_items",
         "website_editors",
         "api_key_websites",
+        "analytics_events",
       ]) {
         expect(await count(table, "website_id", [sites.kept.id]), table).toBeGreaterThan(0);
       }
