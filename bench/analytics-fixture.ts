@@ -7,15 +7,16 @@ import BetterSqlite3 from "better-sqlite3";
 import { getTableColumns } from "drizzle-orm";
 import pg from "pg";
 import { tables } from "../src/db/schema/pg.ts";
-import type { AnalyticsEventRecord } from "../src/db/stores/analytics.ts";
-import { newId } from "../src/kernel/ids.ts";
+import type { NewAnalyticsEvent } from "../src/db/stores/analytics.ts";
 
-/** The event table's columns as the schema lists them (property key, column name, PostgreSQL type). */
-const COLUMNS = Object.entries(getTableColumns(tables.analyticsEvents)).map(([key, column]) => ({
-  key: key as keyof AnalyticsEventRecord,
-  name: column.name,
-  type: column.getSQLType(),
-}));
+/** The event table's columns as the schema lists them, but `id` (property key, column name, PostgreSQL type). */
+const COLUMNS = Object.entries(getTableColumns(tables.analyticsEvents))
+  .filter(([key]) => key !== "id")
+  .map(([key, column]) => ({
+    key: key as keyof NewAnalyticsEvent,
+    name: column.name,
+    type: column.getSQLType(),
+  }));
 const NAMES = COLUMNS.map((c) => c.name).join(", ");
 const PATHS = Array.from({ length: 200 }, (_, i) => `/page-${i}/`);
 const SOURCES = ["Direct", "Google", "Twitter", "Hacker News", "news.example.org"];
@@ -32,8 +33,7 @@ function eventRow(websiteId: string, n: number, count: number, start: number, sp
   const visit = Math.floor(n / 3);
   const visitor = `v${String(visit).padStart(9, "0")}`;
   // Columns left out (referrer and campaign) are empty.
-  const event: Partial<AnalyticsEventRecord> = {
-    id: newId(),
+  const event: Partial<NewAnalyticsEvent> = {
     websiteId,
     ts: start + Math.floor((n / count) * span),
     name: "pageview",

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/kernel/platform.ts";
 import { completeCheckoutSession } from "../../src/services/billing/checkout.ts";
 import { localBillingProvider } from "../../src/services/billing/local-provider.ts";
@@ -6,7 +6,7 @@ import type { BillingProvider } from "../../src/services/billing/provider.ts";
 import { failure } from "../support/billing.ts";
 import { dialects } from "../support/databases.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { type TestPlatform, useTestPlatform } from "../support/platform.ts";
 
 async function subscribedOrganization(t: TestPlatform, name: string) {
   const owner = await t.createOrganization(name);
@@ -96,11 +96,7 @@ for (const dialect of dialects) {
     `billing: a duplicate while the first is in flight [${dialect.name}]`,
     () => {
       const gated = gatedProvider();
-      let t: TestPlatform;
-      beforeAll(async () => {
-        t = await createTestPlatform(dialect.name, { billing: gated.provider });
-      });
-      afterAll(() => t?.close());
+      const t = useTestPlatform(dialect.name, { billing: gated.provider });
 
       if (dialect.name === "pg") {
         it("gets 409 conflict while the first request runs, then the first result", async () => {

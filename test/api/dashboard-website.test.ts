@@ -4,7 +4,7 @@ import { SESSION_COOKIE } from "../../src/auth/authenticate.ts";
 import { closeSandboxPool } from "../../src/framework/index.ts";
 import { AppClient, flashText } from "../support/app-client.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { type TestPlatform, useTestPlatform } from "../support/platform.ts";
 
 const APP = "http://localhost:8787";
 
@@ -23,7 +23,7 @@ async function signedIn(t: TestPlatform, userId: string): Promise<AppClient> {
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`the dashboard's website page [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name);
     let owner: AppClient;
     let org: string;
     let site: { id: string; slug: string };
@@ -35,13 +35,11 @@ for (const dialect of dialects) {
     };
 
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
       org = t.local.organization.id;
       site = await t.createWebsite("Harbor Cafe");
       base = `/orgs/${org}/websites/${site.id}`;
       owner = await signedIn(t, t.local.owner.id);
     });
-    afterAll(() => t?.close());
 
     it("shows an unpublished website with no live link, publishes it, then links the live site on the page and in the list", async () => {
       const before = await owner.get(base);

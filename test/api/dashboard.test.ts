@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signUp } from "../../src/accounts/accounts.ts";
 import { startSession } from "../../src/accounts/session.ts";
 import { insertConnectedClient } from "../support/connected-client.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { type TestPlatform, useTestPlatform } from "../support/platform.ts";
 import { verificationPath } from "../support/verify-email.ts";
 
 const APP = "http://localhost:8787";
@@ -70,19 +70,17 @@ const secretOf = (body: string) => /id="plaintext-key" value="([^"]+)"/.exec(bod
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`dashboard pages [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name);
     let owner: Client;
     let org: string;
     let base: string;
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
       owner = await client(t, "owner@example.test", "Olivia Owner");
       const home = await owner.get("/");
       expect(home.status).toBe(303);
       org = /\/orgs\/([^/]+)\/websites/.exec(home.headers.get("location")!)![1]!;
       base = `/orgs/${org}`;
     });
-    afterAll(() => t?.close());
 
     it("sends signed-out visitors to sign in and back", async () => {
       const response = await t.app.fetch(new Request(`${APP}/orgs/${org}/api-keys`));

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startSession } from "../../src/accounts/session.ts";
 import { FEEDBACK_BUCKET } from "../../src/services/feedback/feedback.ts";
 import { dialects } from "../support/databases.ts";
 import { describeMatrix } from "../support/matrix.ts";
 import { connectMcp, resultJson } from "../support/mcp.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { type TestPlatform, useTestPlatform } from "../support/platform.ts";
 
 const stored = (t: TestPlatform) => t.platform.db.read((stores) => stores.feedback.list({ limit: 100 }));
 
@@ -108,17 +108,15 @@ const APP = "http://localhost:8787";
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`Operators' feedback page [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name, {
+      config: { operatorEmails: ["ops@example.com", "pending@example.com"] },
+    });
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name, {
-        config: { operatorEmails: ["ops@example.com", "pending@example.com"] },
-      });
       await t.call("feedback.submit", {
         message: "The <b>docs</b> page on forms is wrong.",
         category: "documentation",
       });
     });
-    afterAll(() => t.close());
     const page = async (userId: string, path = "/operator/feedback") => {
       const cookie = (await startSession(t.platform, userId, { ip: "127.0.0.1", userAgent: "vitest" })).split(
         ";",

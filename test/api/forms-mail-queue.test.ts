@@ -15,7 +15,7 @@ import { tools } from "../../tools/index.ts";
 import { freePort } from "../support/dashboard.ts";
 import { dialects } from "../support/databases.ts";
 import { publishBuild } from "../support/hosting.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 import { useSmtpSink } from "../support/smtp-sink.ts";
 
 const sink = useSmtpSink();
@@ -32,14 +32,10 @@ it("retries with a doubling wait and gives up after MAX_ATTEMPTS tries", () => {
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`form notifications through the mail queue [${dialect.name}]`, () => {
-    let t: TestPlatform;
-    beforeAll(async () => {
-      // SMTP is down for this platform: a loopback port nothing listens on.
-      t = await createTestPlatform(dialect.name, {
-        config: { smtpUrl: `smtp://127.0.0.1:${await freePort()}` },
-      });
-    }, 60_000);
-    afterAll(() => t?.close());
+    // SMTP is down for this platform: a loopback port nothing listens on.
+    const t = useTestPlatform(dialect.name, async () => ({
+      config: { smtpUrl: `smtp://127.0.0.1:${await freePort()}` },
+    }));
 
     it("acknowledges the post without SMTP, keeps the notification queued through failures, and another process sends it once", async () => {
       const website = await t.createWebsite(`Queued ${newId().slice(-6)}`);

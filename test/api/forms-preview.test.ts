@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`a form posted on a draft preview [${dialect.name}]`, () => {
-    let t: TestPlatform;
-    beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
-    });
-    afterAll(() => t?.close());
+    const t = useTestPlatform(dialect.name);
 
     const post = (host: string, headers: Record<string, string>, body: string) =>
       t.app.fetch(

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bin } from "../support/cli-server.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 import { run } from "../support/run.ts";
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`sitewright feedback list [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name);
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
       const site = await t.createWebsite("Feedback site");
       await t.call("feedback.submit", { message: "Older idea", category: "idea" });
       // Newest first even within one millisecond: ids sort by creation.
       await t.call("feedback.submit", { message: "A bug on the site", category: "bug", websiteId: site.id });
     });
-    afterAll(() => t.close());
     const list = (...args: string[]) =>
       run(process.execPath, [bin, "feedback", "list", ...args], { DATABASE_URL: t.databaseUrl });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { freeAccount } from "../../src/services/billing/account.ts";
 import { FREE_MONTHLY_AI_CREDITS } from "../../src/services/billing/prices.ts";
 import { runHousekeeping } from "../../src/services/housekeeping.ts";
@@ -9,15 +9,11 @@ import {
   settleAiCredits,
 } from "../../src/services/media/credits.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`AI credit reservations [${dialect.name}]`, () => {
-    let t: TestPlatform;
-    beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
-    });
-    afterAll(() => t?.close());
+    const t = useTestPlatform(dialect.name);
 
     const org = () => t.local.organization.id;
     const setLeft = (left: number) =>

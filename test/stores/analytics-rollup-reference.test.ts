@@ -5,11 +5,11 @@
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnalyticsEventRecord } from "../../src/db/stores/analytics.ts";
+import type { NewAnalyticsEvent } from "../../src/db/stores/analytics.ts";
 import { dimensions } from "../../src/db/stores/analytics-sql.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -84,17 +84,13 @@ function random(seed: number) {
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`analytics roll-up in one pass [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name);
     let db: Awaited<ReturnType<typeof connect>>;
 
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
       db = await connect(t.databaseUrl);
     });
-    afterAll(async () => {
-      await db?.close();
-      await t?.close();
-    });
+    afterAll(() => db?.close());
 
     const table = async (name: string, time: string) =>
       // PostgreSQL returns bigint columns as strings.
@@ -112,7 +108,7 @@ for (const dialect of dialects) {
       const next = random(7);
       const tail = newId().slice(-6);
       const websites = [(await t.createWebsite(`One ${tail}`)).id, (await t.createWebsite(`Two ${tail}`)).id];
-      const events: AnalyticsEventRecord[] = [];
+      const events: NewAnalyticsEvent[] = [];
       for (let day = 0; day < 2; day++) {
         for (let visitor = 0; visitor < 30; visitor++) {
           const websiteId = websites[visitor % 2]!;
@@ -124,7 +120,6 @@ for (const dialect of dialects) {
             for (let n = 0; n <= next(5); n++) {
               const roll = next(10);
               events.push({
-                id: `ev_${newId()}`,
                 websiteId,
                 ts,
                 name: roll < 6 ? "pageview" : roll < 8 ? "engagement" : ["signup", "download"][roll % 2]!,

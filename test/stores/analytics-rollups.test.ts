@@ -1,13 +1,13 @@
 // Hourly and daily rollups answer long reports with the figures raw events give, on both databases and in zones
 // with whole-hour, fractional and daylight-saving offsets; housekeeping rolls up only finished hours, runs
 // idempotently, and deletes raw events past their retention once rolled up, after which the rollups still answer.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Dimension } from "../../src/db/stores/analytics-sql.ts";
 import type { Hit } from "../../src/services/analytics/collector.ts";
 import { purgeAnalytics, ROLLUP_LAG_MS, rollUpAnalytics } from "../../src/services/analytics/housekeeping.ts";
 import { completeCheckoutSession } from "../../src/services/billing/checkout.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 
 const DAY = 86_400_000;
 const AGENTS = [
@@ -20,7 +20,7 @@ const PAGES = ["/", "/about/", "/pricing/", "/blog/a/"];
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`analytics rollups [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name);
     let websiteId: string;
     let host: string;
     // Ten whole UTC days from 2026-10-24: Europe/Berlin leaves daylight saving on the 25th, New York on 1 November.
@@ -39,7 +39,6 @@ for (const dialect of dialects) {
     ];
 
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
       const website = await t.createWebsite("Rolled up");
       websiteId = website.id;
       host = `${website.slug}.localhost`;
@@ -88,9 +87,6 @@ for (const dialect of dialects) {
       }
       await t.platform.analytics.flush();
     }, 120_000);
-    afterAll(async () => {
-      await t?.close();
-    });
 
     const reportOf = async (p: { from: string; to: string }) => {
       const period = { websiteId, from: p.from, to: p.to };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fsBlobStore, TEMPORARY_FILE_GRACE_MS } from "../../src/blobs/index.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import {
@@ -12,7 +12,7 @@ import {
   scheduleHousekeeping,
 } from "../../src/services/housekeeping.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -30,11 +30,7 @@ function leftover(root: string, ageMs: number, now = Date.now()): string {
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`housekeeping [${dialect.name}]`, () => {
-    let t: TestPlatform;
-    beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
-    });
-    afterAll(() => t?.close());
+    const t = useTestPlatform(dialect.name);
 
     it("deletes only what has outlived its purpose, and is idempotent", async () => {
       const now = Date.now();

@@ -173,8 +173,14 @@ async function seed(s: Stores, dialect: Dialect, url: string) {
     "h",
   );
   await s.audit.append(auditEntry(org.id, { websiteId: live.id }));
-  // The old delete removed the website and some of its rows, leaving its deployment, files, outputs and pointer.
-  await s.websites.delete(gone.id);
+  // The old delete removed the website and some of its rows (the CMS query index, as websites.delete still does),
+  // leaving its deployment, files, outputs and pointer; raw, as later tables the store now clears did not exist.
+  const mark = dialect === "pg" ? "$1" : "?";
+  for (const index of ["cms_item_values", "cms_item_terms", "cms_item_uniques"]) {
+    const collections = `SELECT id FROM cms_collections WHERE website_id = ${mark}`;
+    await rawQuery(dialect, url, `DELETE FROM ${index} WHERE collection_id IN (${collections})`, [gone.id]);
+  }
+  await rawQuery(dialect, url, `DELETE FROM websites WHERE id = ${mark}`, [gone.id]);
   return { live, gone };
 }
 

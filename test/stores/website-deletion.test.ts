@@ -4,12 +4,13 @@
 import { readdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { getTableColumns, getTableName } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tables } from "../../src/db/schema/sqlite.ts";
+import { EVENT_KEYS, type NewAnalyticsEvent } from "../../src/db/stores/analytics.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { BLOB_GRACE_MS, sweepBlobs } from "../../src/services/housekeeping.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 import { rawQuery } from "./fixtures.ts";
 
 /** Tables of the schema with a column named `column`. */
@@ -26,7 +27,7 @@ const KEPT: Record<string, string> = {
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`deleting a website [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name);
     const sites: Record<"doomed" | "kept", { id: string; slug: string }> = {} as never;
     const owned: Record<
       "doomed" | "kept",
@@ -85,6 +86,22 @@ for (const dialect of dialects) {
       });
       await t.createKey({ kind: "websites", websiteIds: [websiteId], role: "full_editor" });
       await t.call("websiteSourceCode.preview.createLink", { websiteId });
+      // Raw analytics events have no foreign key to the website: websites.delete deletes them itself.
+      const visit = `v-${newId().slice(-8)}`;
+      await t.platform.db.transaction((s) =>
+        s.analytics.insertEvents(
+          [0, 1].map((n) => ({
+            ...Object.fromEntries(EVENT_KEYS.map((key) => [key, ""])),
+            websiteId,
+            ts: Date.now() + n,
+            name: "pageview",
+            visitorId: visit,
+            sessionId: visit,
+            engagementMs: 0,
+            props: null,
+          })) as NewAnalyticsEvent[],
+        ),
+      );
       sites[name] = site;
       const deployments = await t.platform.db.read((s) => s.deployments.list(websiteId, { limit: 100 }));
       const outputs = await t.platform.db.read(async (s) =>
@@ -101,13 +118,11 @@ for (const dialect of dialects) {
     }
 
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
       await used("doomed");
       await used("kept");
       expect((await host(sites.doomed.slug)).status).toBe(200);
       await t.call("websites.delete", { websiteId: sites.doomed.id });
     });
-    afterAll(() => t?.close());
 
     it("leaves no row of the deleted website in any website-scoped table, and the other website whole", async () => {
       const scoped = tablesWith("website_id");
@@ -131,6 +146,7 @@ for (const dialect of dialects) {
         "cms_items",
         "website_editors",
         "api_key_websites",
+        "analytics_events",
       ]) {
         expect(await count(table, "website_id", [sites.kept.id]), table).toBeGreaterThan(0);
       }

@@ -169,6 +169,28 @@ export async function createTestPlatform(
   };
 }
 
+/**
+ * Registers, in the enclosing `describe` (or file), `createTestPlatform(dialect, options)` before all its tests and
+ * its close after them (`options` may be a function, called then: of what an earlier `beforeAll` started).
+ * Returns the platform as a stand-in whose fields can be read inside tests and hooks, not at collection time.
+ */
+export function useTestPlatform(
+  dialect: Dialect,
+  options: TestPlatformOptions | (() => TestPlatformOptions | Promise<TestPlatformOptions>) = {},
+): TestPlatform {
+  let created: TestPlatform | undefined;
+  beforeAll(async () => {
+    created = await createTestPlatform(dialect, typeof options === "function" ? await options() : options);
+  });
+  afterAll(() => created?.close());
+  return new Proxy({} as TestPlatform, {
+    get(_, field) {
+      if (!created) throw new Error("the test platform exists only inside tests and hooks");
+      return created[field as keyof TestPlatform];
+    },
+  });
+}
+
 /** A test platform served over HTTP on a loopback port. */
 export interface ListeningPlatform {
   t: TestPlatform;

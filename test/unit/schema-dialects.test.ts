@@ -23,7 +23,8 @@ function shape(config: ReturnType<typeof sqliteConfig> | ReturnType<typeof pgCon
       name: column.name,
       dataType: column.dataType,
       notNull: column.notNull,
-      primary: column.primary,
+      // A row number (columns.ts `rowNumber`) is SQLite's rowid, its primary key, and a PostgreSQL identity without one.
+      primary: column.primary || "generatedIdentity" in column,
       default: column.default,
     })),
     primaryKeys: config.primaryKeys.map((pk) => names(pk.columns)),

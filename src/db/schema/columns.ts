@@ -17,6 +17,11 @@ export const sqliteColumns = {
   boolean: <N extends string>(name: N) => sqlite.integer(name, { mode: "boolean" }),
   /** A double-precision float. */
   double: <N extends string>(name: N) => sqlite.real(name),
+  /**
+   * A row number the database assigns on insert, increasing (a JavaScript number): SQLite's rowid itself
+   * (`INTEGER PRIMARY KEY`, no index of its own); PostgreSQL a `bigint` identity, not indexed (no primary key).
+   */
+  rowNumber: <N extends string>(name: N) => sqlite.integer(name, { mode: "number" }).primaryKey(),
   /** A JSON value (SQLite text, PostgreSQL `jsonb`); narrow its type with `.$type<T>()`. */
   json: <N extends string>(name: N) => sqlite.text(name, { mode: "json" }),
   primaryKey: sqlite.primaryKey,
@@ -37,6 +42,7 @@ export const pgColumns = {
   ms: <N extends string>(name: N) => pg.bigint(name, { mode: "number" }),
   boolean: <N extends string>(name: N) => pg.boolean(name),
   double: <N extends string>(name: N) => pg.doublePrecision(name),
+  rowNumber: <N extends string>(name: N) => pg.bigint(name, { mode: "number" }).generatedAlwaysAsIdentity(),
   json: <N extends string>(name: N) => pg.jsonb(name),
   primaryKey: pg.primaryKey,
   index: pg.index,

@@ -75,7 +75,7 @@ export interface AnalyticsQueries {
   rawEvents(
     websiteId: string,
     range: { from: number; to: number },
-    page: { after?: { ts: number; id: string }; limit: number; pageviewsOnly: boolean },
+    page: { after?: { ts: number; id: number }; limit: number; pageviewsOnly: boolean },
   ): Promise<Tables["analyticsEvents"]["$inferSelect"][]>;
 }
 

@@ -19,6 +19,26 @@ const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 const IS_PAGEVIEW = `name = ${literal(PAGEVIEW)}`;
 const IS_CUSTOM = sql.raw(`ev.name <> ${literal(PAGEVIEW)} and ev.name <> ${literal(ENGAGEMENT)}`);
 
+/**
+ * `with recursive` item `w(wid)`: the ids of the websites that have raw events, each found with one step of the
+ * `(website_id, ts)` index (from one website's id to the next), so reads by time across websites need no index on
+ * `ts` alone (every append would enter it).
+ */
+export const WEBSITES_WITH_EVENTS = sql.raw(
+  "w(wid) as (select min(website_id) from analytics_events union all select (select min(website_id) from analytics_events where website_id > w.wid) from w where w.wid is not null)",
+);
+
+/**
+ * A FROM source of the raw events of every website in `w` (see WEBSITES_WITH_EVENTS) matching `where` (over the
+ * event's columns), read one website at a time by the `(website_id, ts)` index: SQLite's CROSS JOIN keeps `w` the
+ * outer loop, PostgreSQL's LATERAL reads each website's range.
+ */
+export function eventsOfEachWebsite(dialect: Dialect, where: SQL): SQL {
+  return dialect === "sqlite"
+    ? sql`w cross join analytics_events indexed by analytics_events_website_ts_idx where website_id = w.wid and ${where}`
+    : sql`w cross join lateral (select ctid, * from analytics_events where website_id = w.wid and ${where}) e`;
+}
+
 /** The first (entry) or last (exit) page view's path of each visit in the range ('' without one). */
 function visitEnd(which: "entry" | "exit"): SQL {
   const order = which === "entry" ? "ts asc, id asc" : "ts desc, id desc";
@@ -61,16 +81,14 @@ function visitsOf(dimension: Dimension | ""): SQL {
 
 function hourlyRollup(dialect: Dialect, from: number, to: number, since: number): SQL {
   const dayEnd = since + DAY;
-  // Without statistics SQLite may scan the whole (website, ts) index for its order rather than the day's range.
-  const events = sql.raw(
-    dialect === "sqlite" ? "analytics_events indexed by analytics_events_ts_idx" : "analytics_events",
-  );
+  const events = eventsOfEachWebsite(dialect, sql`ts >= ${since} and ts < ${dayEnd}`);
   const hour = (column: string) => sql.raw(`(${column} / ${HOUR}) * ${HOUR}`);
   const visits = sql.join(
     (["", ...dimensions] as const).map((dimension) => visitsOf(dimension)),
     sql` union all `,
   );
-  return sql`with ev as materialized (select id, website_id, session_id, visitor_id, ts, name, path, source, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, os, country, ${visitEnd("entry")} as entry_page, ${visitEnd("exit")} as exit_page from ${events} where ts >= ${since} and ts < ${dayEnd}),
+  return sql`with recursive ${WEBSITES_WITH_EVENTS},
+ev as materialized (select id, website_id, session_id, visitor_id, ts, name, path, source, referrer, utm_source, utm_medium, utm_campaign, utm_term, utm_content, device, browser, os, country, ${visitEnd("entry")} as entry_page, ${visitEnd("exit")} as exit_page from ${events}),
 vis as materialized (select ev.website_id as website_id, ev.session_id as session_id, ev.visitor_id as visitor_id, ${visitColumns}, sum(case when ev.${sql.raw(IS_PAGEVIEW)} then 1 else 0 end) as pv, sum(case when ${IS_CUSTOM} then 1 else 0 end) as evs, min(ev.ts) as t0, max(ev.ts) as t1 from ev group by ev.website_id, ev.session_id, ev.visitor_id, ${visitColumns}),
 s as (${visits})
 insert into analytics_rollups (website_id, dimension, hour, value, pageviews, events, visitors, visits, bounces, duration_ms)

@@ -4,10 +4,12 @@ import type { Db, Dialect, Tables } from "../types.ts";
 import { rawRows, rawRun } from "../types.ts";
 import { rawWrite } from "../write-generation.ts";
 import { type AnalyticsQueries, analyticsQueries } from "./analytics-queries.ts";
-import { rollupSql } from "./analytics-rollups.ts";
+import { eventsOfEachWebsite, rollupSql, WEBSITES_WITH_EVENTS } from "./analytics-rollups.ts";
 
 /** One raw page view or event, as stored. */
 export type AnalyticsEventRecord = Tables["analyticsEvents"]["$inferSelect"];
+/** A raw event to insert (the database numbers it). */
+export type NewAnalyticsEvent = Omit<AnalyticsEventRecord, "id">;
 export type AnalyticsSettingsRecord = Tables["analyticsSettings"]["$inferSelect"];
 
 /** A visitor's current visit (what continues it), as `analytics_visits` keeps it. */
@@ -22,11 +24,10 @@ const VISIT_CHUNK = 500;
 const SQLITE_ROWS = 50;
 
 /**
- * The raw-event columns in the order `insertEventValues` takes them (the table's order: the SQL lists the columns
- * by these keys).
+ * The raw-event columns in the order `insertEventValues` takes them (the table's order without `id`, which the
+ * database assigns: the SQL lists the columns by these keys).
  */
 export const EVENT_KEYS = [
-  "id",
   "websiteId",
   "ts",
   "name",
@@ -46,7 +47,7 @@ export const EVENT_KEYS = [
   "country",
   "engagementMs",
   "props",
-] as const satisfies readonly (keyof AnalyticsEventRecord)[];
+] as const satisfies readonly (keyof NewAnalyticsEvent)[];
 const WIDTH = EVENT_KEYS.length;
 
 /** Inserts `count` rows given as their `EVENT_KEYS` values one after another in `values`. */
@@ -54,14 +55,13 @@ type EventInserter = (values: readonly unknown[], count: number) => Promise<void
 
 /**
  * The raw-event insert of each dialect. SQLite: prepared INSERTs of 50 rows and of one, reused, bound straight
- * from the flat values (binding natively costs about 7 µs a row with the table's four B-trees; extracting them
- * from one JSON parameter with `json_each` cost 19). PostgreSQL: one `json_to_recordset` statement per 5,000
+ * from the flat values (extracting them from one JSON parameter with `json_each` cost more than twice as much). PostgreSQL: one `json_to_recordset` statement per 5,000
  * rows, a single parameter instead of 20 per row (`json`, not `jsonb`: the server parses it once, 3 µs a row less).
  */
 function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): EventInserter {
   const all = getTableColumns(e);
-  if (Object.keys(all).length !== WIDTH)
-    throw new Error("EVENT_KEYS must list every analytics_events column");
+  if (Object.keys(all).length !== WIDTH + 1)
+    throw new Error("EVENT_KEYS must list every analytics_events column but id");
   const columns = EVENT_KEYS.map((key) => [key, all[key]] as const);
   if (dialect === "pg") {
     const insert = recordsetInsert(db, "analytics_events", columns);
@@ -153,7 +153,7 @@ function visitSaver(db: Db, v: Tables["analyticsVisits"], dialect: Dialect): Vis
 
 /** Analytics: raw events, rollups, salts and settings. */
 export interface AnalyticsStore extends AnalyticsQueries {
-  insertEvents(rows: readonly AnalyticsEventRecord[]): Promise<void>;
+  insertEvents(rows: readonly NewAnalyticsEvent[]): Promise<void>;
   /** Inserts `count` events given as their `EVENT_KEYS` values one after another (the writer's rows, no objects). */
   insertEventValues(values: readonly unknown[], count: number): Promise<void>;
   /** The current visits of the given visitors whose latest event is since `since`, for continuing them. */
@@ -264,16 +264,25 @@ export function analyticsStore(db: Db, t: Tables, dialect: Dialect): AnalyticsSt
       return true;
     },
     async purgeEventsBefore(before, limit) {
-      const ids = db.select({ id: e.id }).from(e).where(lt(e.ts, before)).limit(limit);
-      const gone = await db.delete(e).where(inArray(e.id, ids)).returning({ id: e.id });
+      // One website at a time by its (website_id, ts) range; the rows by id (SQLite's rowid) or tuple id (PostgreSQL).
+      const old = (key: string) =>
+        sql`with recursive ${WEBSITES_WITH_EVENTS} select ${sql.raw(key)} from ${eventsOfEachWebsite(dialect, sql`ts < ${before}`)} limit ${limit}`;
+      const gone = await rawRows<{ one: number }>(
+        db,
+        dialect,
+        dialect === "sqlite"
+          ? sql`delete from analytics_events where id in (${old("id")}) returning 1 as one`
+          : sql`delete from analytics_events where ctid = any(array(${old("e.ctid")})) returning 1 as one`,
+      );
       return gone.length;
     },
     async oldestEvent(websiteId) {
-      const where = websiteId ? sql` where ${e.websiteId} = ${websiteId}` : sql``;
       const [row] = await rawRows<{ ts: number | string | null }>(
         db,
         dialect,
-        sql`select min(${e.ts}) as ts from ${e}${where}`,
+        websiteId
+          ? sql`select min(${e.ts}) as ts from ${e} where ${e.websiteId} = ${websiteId}`
+          : sql`with recursive ${WEBSITES_WITH_EVENTS} select min((select min(ts) from analytics_events where website_id = w.wid)) as ts from w`,
       );
       return row?.ts == null ? null : Number(row.ts);
     },

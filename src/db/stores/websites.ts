@@ -27,7 +27,7 @@ export interface WebsiteStore {
   /**
    * Deletes the website. The database cascades to every row that references it (drafts, leases, deployments and
    * their files and outputs, the publish pointer, CMS content, editors, API-key links); the CMS query index,
-   * which has no foreign keys, is cleared here first. Audit entries and invitations are not website-owned rows.
+   * and raw analytics events, which have no foreign keys, are cleared here first. Audit entries and invitations are not website-owned rows.
    */
   delete(id: string): Promise<void>;
   countInOrganization(organizationId: string): Promise<number>;
@@ -111,6 +111,8 @@ export function websiteStore(db: Db, t: Tables, dialect: Dialect): WebsiteStore 
       for (const index of [t.cmsItemValues, t.cmsItemTerms, t.cmsItemUniques]) {
         await db.delete(index).where(inArray(index.collectionId, collections));
       }
+      // Raw analytics events have no foreign key (one check per appended row): they go here, the rest by cascade.
+      await db.delete(t.analyticsEvents).where(eq(t.analyticsEvents.websiteId, id));
       await db.delete(w).where(eq(w.id, id));
     },
     async countInOrganization(organizationId) {

@@ -32,6 +32,9 @@ const PAGEVIEW_COLUMNS = [
   "country",
 ];
 
+/** An event's row number from a cursor (0, before every row, for anything else: a cursor of an older version). */
+const rowNumber = (value: unknown) => (Number.isSafeInteger(Number(value)) ? Number(value) : 0);
+
 /**
  * One page of an export as CSV (header first), the keyset position after it (null after the last), and whether the
  * export counts its whole period (see coverageOf): raw page views, filtered breakdowns and property breakdowns
@@ -47,7 +50,7 @@ export async function exportPage(
 ): Promise<{
   csv: string;
   rows: number;
-  after: [number, string] | null;
+  after: [number, string] | [number, number] | null;
   complete: boolean;
   notice: string | null;
 }> {
@@ -69,7 +72,7 @@ export async function exportPage(
     spec.websiteId,
     { from: period.start, to: period.end },
     {
-      after: after ? { ts: Number(after[0]), id: String(after[1]) } : undefined,
+      after: after ? { ts: Number(after[0]), id: rowNumber(after[1]) } : undefined,
       limit: limit + 1,
       pageviewsOnly: true,
     },
@@ -97,7 +100,7 @@ export async function exportPage(
   }
   const last = slice.at(-1);
   const { rawFrom } = await sourceOf(ctx, spec.websiteId, period, [], { rollable: false });
-  const next: [number, string] | null = rows.length > limit && last ? [last.ts, last.id] : null;
+  const next: [number, number] | null = rows.length > limit && last ? [last.ts, last.id] : null;
   if (rawFrom === undefined) return { csv, rows: slice.length, after: next, complete: true, notice: null };
   const notice = `Raw page views before ${localDate(period.timeZone, rawFrom)} were deleted after the raw retention (analyticsRawRetentionMonths): the export holds none before that day. Breakdowns without filters still count them (hourly rollups, kept for good).`;
   return { csv, rows: slice.length, after: next, complete: false, notice };

@@ -15,7 +15,7 @@ const DAY_MS = 86_400_000;
 /** Visitors (of a website, day, address and agent) kept in memory: two generations of this many. */
 const VISITORS = 50_000;
 /** Values a row takes (see `EVENT_KEYS`). */
-const WIDTH: (typeof EVENT_KEYS)["length"] = 20;
+const WIDTH: (typeof EVENT_KEYS)["length"] = 19;
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const NO_UTM: Utm = { utmSource: "", utmMedium: "", utmCampaign: "", utmTerm: "", utmContent: "" };
@@ -270,7 +270,6 @@ export function createBatchWriter(db: Database, geoip?: Uint8Array): BatchWriter
       }
       // In the order of EVENT_KEYS.
       let at = rows * WIDTH;
-      values[at++] = newId();
       values[at++] = visitor.websiteId;
       values[at++] = ts;
       values[at++] = noNul(name);
