@@ -1,6 +1,7 @@
 // The node:http fast path writes a page served a moment ago again (`HotReplies`): repeated requests over a real
 // socket get the same bytes and headers as the first, each with its own request id and page view, and a publish,
-// a rollback (also one committed by another connection) or an unpublish is served by the very next request.
+// a rollback (also one committed by another connection, alone or alongside a batch of the analytics writer thread)
+// or an unpublish is served by the very next request.
 import { brotliDecompressSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeSandboxPool } from "../../src/framework/index.ts";
@@ -25,7 +26,8 @@ afterAll(closeSandboxPool);
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`hosting: repeated requests [${dialect.name}]`, () => {
-    const served = useListeningPlatform(dialect.name);
+    // Page views written on the collector's worker thread with its own connection, as `serve` writes them.
+    const served = useListeningPlatform(dialect.name, { analyticsThread: true });
 
     const published = async (text: string) => {
       const website = await served.t.createWebsite(`Hot ${newId().slice(-6)}`);
@@ -109,6 +111,28 @@ for (const dialect of dialects) {
       const gone = await get(w.host, "/");
       expect(gone.status).toBe(404);
       expect(gone.body.toString()).toContain("There is no published website at this address yet");
+    });
+
+    it("serves another connection's rollback committed alongside a batch of the analytics writer thread", async () => {
+      // On SQLite both commits move the database's data_version once: the hosting caches must not take the move
+      // for the writer thread's alone.
+      const w = await published("Batch one");
+      const v2 = await publishFiles(served.t.platform, w.id, site("Batch two"));
+      await setPublished(served.t.platform, w.id, w.deploymentId);
+      const home = async () => (await get(w.host, "/", { "user-agent": FIREFOX })).body.toString();
+      for (let i = 0; i < 3; i++) expect(await home()).toContain("Batch one");
+      const written = served.t.platform.analytics.stats.written;
+      const mark = dialect.name === "pg" ? ["$1", "$2"] : ["?", "?"];
+      await rawQuery(
+        dialect.name,
+        served.t.databaseUrl,
+        `UPDATE website_publish_state SET published_deployment_id = ${mark[0]} WHERE website_id = ${mark[1]}`,
+        [v2.deploymentId, w.id],
+      );
+      await served.t.platform.analytics.flush();
+      expect(served.t.platform.analytics.stats.written).toBeGreaterThanOrEqual(written + 3);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await home()).toContain("Batch two");
     });
 
     it("counts a page view for every repeated request, and none with Do Not Track or Global Privacy Control", async () => {

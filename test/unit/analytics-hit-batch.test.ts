@@ -58,4 +58,32 @@ describe("a batch of hits", () => {
       ]),
     );
   });
+
+  it("is filled again after clear() as if new: no text, index or previous value of the hits before", () => {
+    const websiteId = `web_${newId().slice(-8)}`;
+    const hit = (ts: number, pathname: string, ip: string): Hit => ({
+      websiteId,
+      ts,
+      host: "a.example",
+      name: "pageview",
+      pathname: copy(pathname),
+      search: "",
+      ip: copy(ip),
+      userAgent: copy(agent),
+      referer: null,
+    });
+    const batch = new HitBatch(4);
+    batch.add(hit(1, "/old", "10.0.0.1"));
+    batch.add(hit(2, "/old", "10.0.0.1"));
+    batch.clear();
+    expect(batch.count).toBe(0);
+    expect(batch.table).toEqual([]);
+    // The same path again first: it must get a new index in the new table (not the cleared batch's one).
+    const again = [hit(3, "/old", "10.0.0.9"), hit(4, "/new", "10.0.0.9")];
+    for (const h of again) batch.add(h);
+    expect(batch.table).toHaveLength(8);
+    expect(flatHits(batch)).toEqual(
+      again.flatMap((h) => [h.websiteId, h.ts, h.host, h.name, h.pathname, "", h.ip, agent, null, 0, null]),
+    );
+  });
 });

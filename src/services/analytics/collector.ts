@@ -72,6 +72,8 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
   const write = (batch: HitBatch) => thread?.write(batch) ?? inline!(flatHits(batch));
   /** Hits handed to the writer and not answered yet: they count against `maxBuffered` too. */
   let writing = 0;
+  /** A batch already handed over (the writer copied or read it), cleared for the next hits. */
+  let spare: HitBatch | undefined;
 
   /** The next batch: the oldest queued (full unless it is the only one). */
   function take(): HitBatch {
@@ -95,7 +97,10 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
         const batch = take();
         left -= writing;
         try {
-          const done = await write(batch);
+          const written = write(batch);
+          batch.clear();
+          spare = batch;
+          const done = await written;
           stats.written += done.written;
           stats.excluded += done.excluded;
         } catch (error) {
@@ -130,7 +135,8 @@ export function createCollector(db: Database, options: CollectorOptions = {}): C
       }
       let last = queue.at(-1);
       if (!last || last.count === batchSize) {
-        last = new HitBatch(batchSize);
+        last = spare ?? new HitBatch(batchSize);
+        spare = undefined;
         queue.push(last);
       }
       last.add(hit);

@@ -28,7 +28,8 @@ export interface WireBatch {
 /**
  * Up to `capacity` hits, each stored as numbers at once: a text seen before in the batch (the same agent, address,
  * host and path, hit after hit) is kept once, so the request's own copy is garbage at once and the batch crosses to
- * the writer as one transferred buffer plus its distinct texts (no JSON of every field of every hit).
+ * the writer as one copied buffer plus its distinct texts (no JSON of every field of every hit); once posted, the
+ * batch is cleared and filled again.
  */
 export class HitBatch implements WireBatch {
   count = 0;
@@ -55,6 +56,15 @@ export class HitBatch implements WireBatch {
     this.#last[field] = value;
     this.#lastAt[field] = at;
     return at;
+  }
+
+  /** Empties the batch for reuse (its texts are let go; the cells are overwritten as hits arrive). */
+  clear(): void {
+    this.count = 0;
+    this.table.length = 0;
+    this.#index.clear();
+    this.#last.fill(null);
+    this.#lastAt.fill(-1);
   }
 
   /** Appends a hit (the caller keeps `count < capacity`). */
