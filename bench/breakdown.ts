@@ -10,7 +10,13 @@ import { bindStores } from "../src/db/stores/index.ts";
 import { checkJsonShape } from "../src/kernel/json-depth.ts";
 import { fitOutput } from "../src/kernel/output-fit.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
-import { eraClassifier, fastModernToolsCall, fastToolsCall, toolsCallOf } from "../src/mcp/fast-call.ts";
+import {
+  eraClassifier,
+  fastModernToolsCall,
+  fastToolsCall,
+  mcpHeadersOf,
+  toolsCallOf,
+} from "../src/mcp/fast-call.ts";
 import { mcpTools } from "../src/mcp/tool-list.ts";
 import { readBodyText } from "../src/rest/body.ts";
 import { json } from "../src/rest/http.ts";
@@ -165,10 +171,11 @@ function mcpLayerAlone(output: Record<string, unknown>) {
     const body = JSON.parse(await readBodyText(request, limit)) as unknown;
     checkJsonShape(body);
     const call = toolsCallOf(body);
+    const headers = mcpHeadersOf(request);
     const answer =
-      classify(request, body, call) === "legacy"
-        ? fastToolsCall(request, call, known, run, "req_bench")
-        : fastModernToolsCall(request, call, info, known, run, "req_bench");
+      classify(request.method, headers, body, call) === "legacy"
+        ? fastToolsCall(request, headers, call, known, run, "req_bench")
+        : fastModernToolsCall(request, headers, call, info, known, run, "req_bench");
     if (!answer) throw new Error("the bench request missed the fast path");
     return answer;
   };

@@ -13,7 +13,7 @@ import type { Principal } from "../kernel/principal.ts";
 import { resourceMetadataUrlOf, resourceOf, SCOPE_ALL } from "../oauth/settings.ts";
 import { bodyLimit, readBodyText } from "../rest/body.ts";
 import { errorResponse } from "../rest/http.ts";
-import { eraClassifier, fastModernToolsCall, fastToolsCall, toolsCallOf } from "./fast-call.ts";
+import { eraClassifier, fastModernToolsCall, fastToolsCall, mcpHeadersOf, toolsCallOf } from "./fast-call.ts";
 import { checkOrigin, corsHeaders, currentOriginPolicy, preflightResponse, withHeaders } from "./origins.ts";
 import { narrowed, selectionOf } from "./selection.ts";
 import { type CallerInfo, mcpServerFactory, SERVER_NAME, toolCaller } from "./server-factory.ts";
@@ -39,6 +39,16 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
   const byName = new Map(mcpTools(platform.registry.tools).map(({ tool }) => [tool.mcpName, tool]));
   const known = (name: string) => byName.has(name);
   const classify = eraClassifier();
+  /** `resourceOf(platform)`, built again only when the base URL changed (tests assign configurations). */
+  let resourceBase: string | undefined;
+  let resourceUrl = "";
+  const resource = () => {
+    if (platform.config.baseUrl !== resourceBase) {
+      resourceBase = platform.config.baseUrl;
+      resourceUrl = resourceOf(platform);
+    }
+    return resourceUrl;
+  };
 
   /**
    * A `tools/call` that only the consent's scope stands in the way of (a write tool on a read-only connection the
@@ -71,7 +81,7 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
         { status: 405, headers: { Allow: "POST" } },
       );
     }
-    const credential = await authenticate(platform, request, ip, { oauthResource: resourceOf(platform) });
+    const credential = await authenticate(platform, request, ip, { oauthResource: resource() });
     const selection = selectionOf(request);
     const principal = narrowed(credential, selection);
     const caller: CallerInfo = { principal, requestId, ...(selection.discover ? { discover: true } : {}) };
@@ -87,13 +97,14 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
     // What the SDK's isLegacyRequest(request, body) computes, without its async wrapper; a request the
     // classifier refuses (a malformed envelope, say) is never fast-pathed: the SDK answers it.
     const parts = toolsCallOf(body);
-    const era = classify(request, body, parts);
+    const headers = mcpHeadersOf(request);
+    const era = classify(request.method, headers, body, parts);
     // The callers below are inline arrows: a named per-request closure costs a `__name` call under tsx. The fast
     // paths build their answers with the X-Request-Id; the SDK's answers get it set.
     if (era === "legacy") {
       const fast =
         options.fastPath !== false &&
-        fastToolsCall(request, parts, known, (name, args) => call(name, args, caller), requestId);
+        fastToolsCall(request, headers, parts, known, (name, args) => call(name, args, caller), requestId);
       return fast || withRequestId(await serveLegacy(request, body, caller), requestId);
     }
     const fastModern =
@@ -101,6 +112,7 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
       era === "modern" &&
       fastModernToolsCall(
         request,
+        headers,
         parts,
         serverInfo,
         known,

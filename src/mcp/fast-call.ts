@@ -44,6 +44,25 @@ export function toolsCallOf(body: unknown): ToolsCall | undefined {
   return { id, name, args, meta };
 }
 
+/** The request headers the era classifier and the fast paths read (null: absent), each read once per request. */
+export interface McpHeaders {
+  accept: string | null;
+  protocolVersion: string | null;
+  method: string | null;
+  name: string | null;
+}
+
+/** A request's `McpHeaders`. */
+export function mcpHeadersOf(request: Request): McpHeaders {
+  const headers = request.headers;
+  return {
+    accept: headers.get("accept"),
+    protocolVersion: headers.get("mcp-protocol-version"),
+    method: headers.get("mcp-method"),
+    name: headers.get("mcp-name"),
+  };
+}
+
 /** The era the SDK's `classifyInboundRequest` gives a request (`legacy`, `modern`, or a rejection). */
 export type Era = ReturnType<typeof classifyInboundRequest>["kind"];
 
@@ -53,49 +72,70 @@ export type Era = ReturnType<typeof classifyInboundRequest>["kind"];
  * reads the HTTP method, the three MCP headers and the body's JSON-RPC shape, method and `_meta` envelope, never the
  * arguments or the id's value (a string or a safe integer here), and an agent sends the same envelope with every
  * call: classifying it once (~17 µs) is enough. A call's `_meta` is compared member by member with the envelopes
- * seen before (a JSON copy of each), not serialized per call. Anything else is classified every time.
+ * seen before (a JSON copy of each), not serialized per call; a call like the last one is answered without looking
+ * it up. Anything else is classified every time.
  */
 export function eraClassifier(
   maxEntries = 256,
-): (request: Request, body: unknown, call: ToolsCall | undefined) => Era {
+): (httpMethod: string, headers: McpHeaders, body: unknown, call: ToolsCall | undefined) => Era {
   const known = new Map<string, { meta: unknown; era: Era }[]>();
-  return (request, body, call) => {
-    const headers = request.headers;
-    const httpMethod = request.method;
-    const protocolVersionHeader = headers.get("mcp-protocol-version");
-    const mcpMethodHeader = headers.get("mcp-method");
-    const mcpNameHeader = headers.get("mcp-name");
-    if (!call) return kindOf(httpMethod, protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body);
-    // Header values hold neither NUL nor a line break, so only the name (last) may contain them: unambiguous.
-    const key = `${httpMethod}\n${protocolVersionHeader ?? "\0"}\n${mcpMethodHeader ?? "\0"}\n${mcpNameHeader ?? "\0"}\n${typeof call.id}\n${call.name}`;
+  /** The last call classified through `known`: most calls repeat it, and are answered without building a key. */
+  let last:
+    | (McpHeaders & { httpMethod: string; idType: string; tool: string; meta: unknown; era: Era })
+    | undefined;
+  return (httpMethod, headers, body, call) => {
+    const { protocolVersion, method, name } = headers;
+    if (!call) return kindOf(httpMethod, headers, body);
     const meta = call.meta;
-    let seen = known.get(key);
-    if (seen) for (const entry of seen) if (sameJson(entry.meta, meta)) return entry.era;
-    const era = kindOf(httpMethod, protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body);
-    if (!seen) {
-      if (known.size >= maxEntries) known.delete(known.keys().next().value as string);
-      seen = [];
-      known.set(key, seen);
+    if (
+      last &&
+      last.httpMethod === httpMethod &&
+      last.protocolVersion === protocolVersion &&
+      last.method === method &&
+      last.name === name &&
+      last.idType === typeof call.id &&
+      last.tool === call.name &&
+      sameJson(last.meta, meta)
+    ) {
+      return last.era;
     }
-    if (seen.length >= METAS_PER_ENTRY) seen.shift();
-    seen.push({ meta: meta === undefined ? undefined : JSON.parse(JSON.stringify(meta)), era });
-    return era;
+    // Header values hold neither NUL nor a line break, so only the name (last) may contain them: unambiguous.
+    const key = `${httpMethod}\n${protocolVersion ?? "\0"}\n${method ?? "\0"}\n${name ?? "\0"}\n${typeof call.id}\n${call.name}`;
+    let seen = known.get(key);
+    let entry = seen?.find((candidate) => sameJson(candidate.meta, meta));
+    if (!entry) {
+      const era = kindOf(httpMethod, headers, body);
+      if (!seen) {
+        if (known.size >= maxEntries) known.delete(known.keys().next().value as string);
+        seen = [];
+        known.set(key, seen);
+      }
+      if (seen.length >= METAS_PER_ENTRY) seen.shift();
+      entry = { meta: meta === undefined ? undefined : JSON.parse(JSON.stringify(meta)), era };
+      seen.push(entry);
+    }
+    const { accept } = headers;
+    last = {
+      httpMethod,
+      accept,
+      protocolVersion,
+      method,
+      name,
+      idType: typeof call.id,
+      tool: call.name,
+      ...entry,
+    };
+    return entry.era;
   };
 }
 
-/** The SDK's classification of a request with these method, headers (null: absent) and body. */
-const kindOf = (
-  httpMethod: string,
-  protocolVersionHeader: string | null,
-  mcpMethodHeader: string | null,
-  mcpNameHeader: string | null,
-  body: unknown,
-): Era =>
+/** The SDK's classification of a request with this method, these headers and this body. */
+const kindOf = (httpMethod: string, headers: McpHeaders, body: unknown): Era =>
   classifyInboundRequest({
     httpMethod,
-    protocolVersionHeader: protocolVersionHeader ?? undefined,
-    mcpMethodHeader: mcpMethodHeader ?? undefined,
-    mcpNameHeader: mcpNameHeader ?? undefined,
+    protocolVersionHeader: headers.protocolVersion ?? undefined,
+    mcpMethodHeader: headers.method ?? undefined,
+    mcpNameHeader: headers.name ?? undefined,
     body,
   }).kind;
 
@@ -126,10 +166,8 @@ function sameJson(a: unknown, b: unknown): boolean {
 type Run = (name: string, args: Record<string, unknown> | undefined) => Promise<ToolCallResult>;
 
 /** Whether the request accepts both answers of Streamable HTTP (the SDK refuses it otherwise). */
-const acceptsBoth = (headers: Headers) => {
-  const accept = headers.get("accept") ?? "";
-  return accept.includes("application/json") && accept.includes("text/event-stream");
-};
+const acceptsBoth = (accept: string | null) =>
+  !!accept?.includes("application/json") && accept.includes("text/event-stream");
 
 /**
  * The hot path of agents: a well-formed 2025-era stateless `tools/call` (`call`, from `toolsCallOf`), answered with
@@ -139,14 +177,14 @@ const acceptsBoth = (headers: Headers) => {
  */
 export function fastToolsCall(
   request: Request,
+  headers: McpHeaders,
   call: ToolsCall | undefined,
   known: (name: string) => boolean,
   run: Run,
   requestId: string,
 ): Promise<Response> | undefined {
-  if (!call || call.meta !== undefined || !known(call.name) || !acceptsBoth(request.headers))
-    return undefined;
-  const version = request.headers.get("mcp-protocol-version");
+  if (!call || call.meta !== undefined || !known(call.name) || !acceptsBoth(headers.accept)) return undefined;
+  const version = headers.protocolVersion;
   if (version !== null && !legacyVersions.has(version)) return undefined;
   const { id } = call;
   const node = onNode(request);
@@ -237,12 +275,14 @@ const modernExtras = new WeakMap<object, string>();
 /**
  * The same hot path for the 2026-07-28 per-request envelope: a single `tools/call` whose `_meta` claims that
  * version, with the standard headers agreeing with the body (`MCP-Protocol-Version`, `Mcp-Method`, a plain
- * `Mcp-Name`) and no `Mcp-Param-*` headers (no tool declares any), for a `known` tool. It answers what the SDK
- * answers: the tool result with `resultType: "complete"` and the server's info in `_meta`. Anything else returns
- * undefined.
+ * `Mcp-Name`), for a `known` tool. It answers what the SDK answers: the tool result with `resultType: "complete"`
+ * and the server's info in `_meta`. `Mcp-Param-*` headers do not matter: the SDK checks them only against the
+ * `x-mcp-header` declarations of an McpServer's tools, and the server factory builds a low-level Server (tested in
+ * test/api/mcp-fast-path.test.ts). Anything else returns undefined.
  */
 export function fastModernToolsCall(
   request: Request,
+  headers: McpHeaders,
   call: ToolsCall | undefined,
   serverInfo: { name: string; version: string },
   known: (name: string) => boolean,
@@ -252,10 +292,9 @@ export function fastModernToolsCall(
   if (!call || !isObject(call.meta) || !known(call.name)) return undefined;
   const { meta, name, id } = call;
   if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_VERSION || !onlyKeys(meta, ENVELOPE_KEYS)) return undefined;
-  const headers = request.headers;
-  if (!acceptsBoth(headers) || headers.get("mcp-protocol-version") !== MODERN_VERSION) return undefined;
-  if (headers.get("mcp-method") !== "tools/call" || headers.get("mcp-name") !== name) return undefined;
-  if (headers.has("mcp-session-id") || hasParamHeader(request)) return undefined;
+  if (!acceptsBoth(headers.accept) || headers.protocolVersion !== MODERN_VERSION) return undefined;
+  if (headers.method !== "tools/call" || headers.name !== name) return undefined;
+  if (request.headers.has("mcp-session-id")) return undefined;
   let extra = modernExtras.get(serverInfo);
   if (extra === undefined) {
     extra = `,"resultType":"complete","_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": serverInfo })}`;
@@ -264,21 +303,4 @@ export function fastModernToolsCall(
   const members = extra;
   const node = onNode(request);
   return run(name, call.args).then((result) => jsonRpcResponse(id, result, members, requestId, node));
-}
-
-/**
- * Whether the request has an `Mcp-Param-*` header. On node:http the raw header names are read (listing a request's
- * headers through srvx would build a whole web Headers object); in-process, the request's headers.
- */
-function hasParamHeader(request: Request): boolean {
-  const raw = (request as { runtime?: { node?: { req?: { rawHeaders: string[] } } } }).runtime?.node?.req
-    ?.rawHeaders;
-  if (!raw) {
-    for (const header of request.headers.keys()) if (header.startsWith("mcp-param-")) return true;
-    return false;
-  }
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length >= 10 && raw[i]!.slice(0, 10).toLowerCase() === "mcp-param-") return true;
-  }
-  return false;
 }

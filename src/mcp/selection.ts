@@ -19,11 +19,15 @@ export interface ToolSelection {
 const truthy = new Set(["1", "true", "yes"]);
 const flags = new Set([...truthy, "0", "false", "no"]);
 
+/** The selection of a request that asks for none (most clients: no query, no `X-MCP-Toolsets`). */
+const NO_SELECTION: ToolSelection = Object.freeze({ toolsets: undefined, readOnly: false, discover: false });
+
 /** Reads the selection of an MCP request; an unknown toolset or mode is a validation error naming the valid values. */
 export function selectionOf(request: Request): ToolSelection {
   // Most clients send no query: the URL is parsed only when there is one.
   const query = request.url.includes("?") ? new URL(request.url).searchParams : undefined;
   const param = query?.get("toolsets") ?? request.headers.get("x-mcp-toolsets");
+  if (!query && param === null) return NO_SELECTION;
   const readonly = (query?.get("readonly") ?? "0").toLowerCase();
   if (!flags.has(readonly)) {
     throw new ApiError("validation", "readonly must be 1 or 0.", { validValues: ["1", "0"] });
@@ -61,9 +65,11 @@ function toolsetsOf(param: string | null): readonly Toolset[] | undefined {
 
 /**
  * The principal as this connection sees it: read-only when asked, and limited to the picked toolsets (within the
- * toolsets its OAuth consent granted, if any). Discovery mode without a pick reaches every toolset.
+ * toolsets its OAuth consent granted, if any). Discovery mode without a pick reaches every toolset. A request that
+ * selects nothing sees the principal as it is (the same object).
  */
 export function narrowed(principal: Principal, selection: ToolSelection): Principal {
+  if (selection === NO_SELECTION) return principal;
   const picked = selection.toolsets ?? (selection.discover ? toolsets : undefined);
   const granted = principal.toolsets;
   const reach = picked && granted ? picked.filter((set) => granted.includes(set)) : (picked ?? granted);

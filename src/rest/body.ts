@@ -51,69 +51,44 @@ const tooSlow = (timeoutMs: number) =>
     status: 408,
   });
 
-/** What `readBody` races a read with: a read whose chunk is ready at once settles first. */
-const NOT_READY = Symbol("not ready");
-const notReady = Promise.resolve(NOT_READY);
-
 /**
  * The body's bytes, at most `limit.maxBytes`, within `limit.timeoutMs` (BodyRefused otherwise). A request served on
  * node:http is read straight from its IncomingMessage (no web stream); in-process requests use their web stream.
  */
-export async function readBody(request: Request, limit: BodyLimit): Promise<Uint8Array> {
-  const declared = request.headers.get("content-length");
-  const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
-  const message = unreadMessageOf(request);
-  if (length !== undefined && length > limit.maxBytes) {
-    if (message) dropRestOfMessage(message);
-    else if (request.body) dropRest(request, request.body.getReader());
-    throw tooLarge(limit.maxBytes);
-  }
-  if (message) {
-    if (message.complete) return bufferedBody(message, limit);
-    // All the declared bytes are buffered, though node:http has not marked the message complete yet (it does so a
-    // turn later): the body is whole (node:http frames it by Content-Length), taken at once; its end still comes.
-    if (length !== undefined && message.readableLength >= length) return arrivedBody(message, limit);
-    return await streamedBody(message, limit);
-  }
-  const reader = request.body?.getReader();
-  if (!reader) return new Uint8Array();
-  let timer: NodeJS.Timeout | undefined;
-  let deadline: Promise<never> | undefined;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+export function readBody(request: Request, limit: BodyLimit): Promise<Uint8Array> {
   try {
-    for (;;) {
-      // A body already in memory (an in-process Request made from a string or bytes) has its chunks ready at
-      // once: they are taken without a timer. The first read that has to wait starts the deadline.
-      const read = reader.read();
-      let result = await Promise.race([read, notReady]);
-      if (result === NOT_READY) {
-        deadline ??= new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(tooSlow(limit.timeoutMs)), limit.timeoutMs);
-        });
-        result = await Promise.race([read, deadline]);
-      }
-      const { done, value } = result;
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit.maxBytes) throw tooLarge(limit.maxBytes);
-      chunks.push(value);
+    const declared = request.headers.get("content-length");
+    const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
+    const message = unreadMessageOf(request);
+    if (length !== undefined && length > limit.maxBytes) {
+      if (message) dropRestOfMessage(message);
+      else if (request.body) dropRest(request, request.body.getReader());
+      throw tooLarge(limit.maxBytes);
     }
+    if (message) {
+      if (message.complete) return Promise.resolve(bufferedBody(message, limit));
+      // All the declared bytes are buffered, though node:http has not marked the message complete yet (it does so
+      // a turn later): the body is whole (node:http frames it by Content-Length), taken at once; its end still comes.
+      if (length !== undefined && message.readableLength >= length)
+        return Promise.resolve(arrivedBody(message, limit));
+      return streamedBody(message, limit);
+    }
+    const reader = request.body?.getReader();
+    return reader ? webStreamBody(request, reader, limit) : Promise.resolve(new Uint8Array());
   } catch (error) {
-    if (error instanceof BodyRefused) dropRest(request, reader);
-    else reader.cancel().catch(() => undefined);
-    throw error;
-  } finally {
-    clearTimeout(timer);
+    return Promise.reject(error);
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
+/** A settled promise: a reaction on it runs after those of the reads already settled when it was queued. */
+const settledAlready = Promise.resolve();
+
 const utf8 = new TextDecoder();
+const decoded = (bytes: Uint8Array) => utf8.decode(bytes);
 
 /** The body as UTF-8 text, bounded as `readBody`. */
-export async function readBodyText(request: Request, limit: BodyLimit): Promise<string> {
-  return utf8.decode(await readBody(request, limit));
+export function readBodyText(request: Request, limit: BodyLimit): Promise<string> {
+  return readBody(request, limit).then(decoded);
 }
 
 /** The fields of an `application/x-www-form-urlencoded` body, bounded as `readBody`. */
@@ -133,6 +108,97 @@ export async function readMultipart(request: Request, limit: BodyLimit): Promise
     throw new ApiError("validation", "Request body: not a well-formed multipart/form-data body.", {
       suggestion: "Send the file as the part named file, with a boundary matching the Content-Type header.",
     });
+  }
+}
+
+/**
+ * A web-stream body (in-process requests), read chunk by chunk with the byte cap and one deadline timer. A body
+ * already in memory (a Request made from a string or bytes) has its chunks ready at once: they are taken without a
+ * timer. Whether a read had to wait is known without a race per chunk: a read that is already settled runs its
+ * reaction before a check queued right after it (checks pair with reads in order until the timer runs), so the
+ * first read that waits starts the deadline.
+ */
+function webStreamBody(
+  request: Request,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  limit: BodyLimit,
+): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => new WebStreamRead(request, reader, limit, resolve, reject).next());
+}
+
+/** The state of one `webStreamBody` (a class: per-request named closures cost a `__name` call each under tsx). */
+class WebStreamRead {
+  readonly chunks: Uint8Array[] = [];
+  size = 0;
+  settled = 0;
+  checked = 0;
+  over = false;
+  timer: NodeJS.Timeout | undefined;
+  readonly request: Request;
+  readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly limit: BodyLimit;
+  readonly resolve: (bytes: Uint8Array) => void;
+  readonly reject: (error: unknown) => void;
+
+  constructor(
+    request: Request,
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    limit: BodyLimit,
+    resolve: (bytes: Uint8Array) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.request = request;
+    this.reader = reader;
+    this.limit = limit;
+    this.resolve = resolve;
+    this.reject = reject;
+  }
+
+  next(): void {
+    this.reader.read().then(
+      (result) => this.onRead(result),
+      (error: unknown) => this.finish(error ?? new Error("Request body: the stream failed.")),
+    );
+    if (this.timer === undefined) void settledAlready.then(() => this.check());
+  }
+
+  onRead(result: ReadableStreamReadResult<Uint8Array>): void {
+    this.settled++;
+    if (this.over) return;
+    if (result.done) {
+      this.finish();
+      return;
+    }
+    this.size += result.value.byteLength;
+    if (this.size > this.limit.maxBytes) {
+      this.finish(tooLarge(this.limit.maxBytes));
+      return;
+    }
+    this.chunks.push(result.value);
+    this.next();
+  }
+
+  /** After the read this check pairs with: when it has not settled, the deadline starts. */
+  check(): void {
+    this.checked++;
+    if (this.settled < this.checked && this.timer === undefined && !this.over) {
+      const { timeoutMs } = this.limit;
+      this.timer = setTimeout(() => this.finish(tooSlow(timeoutMs)), timeoutMs);
+    }
+  }
+
+  finish(error?: unknown): void {
+    if (this.over) return;
+    this.over = true;
+    clearTimeout(this.timer);
+    const { chunks } = this;
+    if (error === undefined) {
+      this.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size));
+      return;
+    }
+    if (error instanceof BodyRefused) dropRest(this.request, this.reader);
+    else this.reader.cancel().catch(() => undefined);
+    this.reject(error);
   }
 }
 

@@ -183,10 +183,16 @@ export function useTestPlatform(
     created = await createTestPlatform(dialect, typeof options === "function" ? await options() : options);
   });
   afterAll(() => created?.close());
+  return standIn(() => created);
+}
+
+/** A stand-in for the test platform `current()` gives once a `beforeAll` made it: each field read is forwarded. */
+function standIn(current: () => TestPlatform | undefined): TestPlatform {
   return new Proxy({} as TestPlatform, {
     get(_, field) {
-      if (!created) throw new Error("the test platform exists only inside tests and hooks");
-      return created[field as keyof TestPlatform];
+      const platform = current();
+      if (!platform) throw new Error("the test platform exists only inside tests and hooks");
+      return platform[field as keyof TestPlatform];
     },
   });
 }
@@ -232,7 +238,8 @@ export async function listenTestPlatform(
 /**
  * Registers, in the enclosing `describe` (or file), `listenTestPlatform(dialect, options)` before all its tests
  * and its close after them (`options` may be a function: of the port, or of what an earlier `beforeAll` started).
- * The object's fields can be read inside tests and hooks, not at collection time.
+ * The object's fields can be read inside tests and hooks, not at collection time, except `t`: a stand-in for the
+ * platform (as `useTestPlatform` returns) that can be taken at once and read later.
  */
 export function useListeningPlatform(
   dialect: Dialect,
@@ -248,9 +255,7 @@ export function useListeningPlatform(
     return served;
   };
   return {
-    get t() {
-      return current().t;
-    },
+    t: standIn(() => served?.t),
     get server() {
       return current().server;
     },

@@ -186,6 +186,22 @@ describe("readBody", () => {
     await vi.waitFor(() => expect(state.cancelled).toBe(true), { timeout: LINGER_MS + 30_000, interval: 20 });
   });
 
+  it("reads a body already in memory without starting the deadline timer", async () => {
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    try {
+      const text = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } });
+      for (let i = 0; i < 3; i++) {
+        const request = new Request("http://localhost/x", { method: "POST", body: text });
+        expect(await readBodyText(request, limit(64 * KiB))).toBe(text);
+      }
+      const bytes = new Request("http://localhost/x", { method: "POST", body: new Uint8Array(100).fill(97) });
+      expect((await readBody(bytes, limit(64 * KiB))).byteLength).toBe(100);
+      expect(timers).not.toHaveBeenCalled();
+    } finally {
+      timers.mockRestore();
+    }
+  });
+
   it("reads no body as empty, and text as UTF-8", async () => {
     expect(await readBody(new Request("http://localhost/x", { method: "POST" }), limit(10))).toHaveLength(0);
     const request = new Request("http://localhost/x", { method: "POST", body: "☕ ok" });

@@ -16,7 +16,7 @@ export type AnalyticsSettingsRecord = Tables["analyticsSettings"]["$inferSelect"
 export type VisitorPosition = Tables["analyticsVisits"]["$inferSelect"];
 
 const ROLLUP_PROGRESS = "hourly";
-/** Rows per INSERT statement on PostgreSQL (they travel as one JSON parameter). */
+/** Rows per INSERT statement on PostgreSQL (they travel as one array parameter per column). */
 const INSERT_CHUNK = 5_000;
 /** Visits per PostgreSQL upsert statement (one JSON parameter). */
 const VISIT_CHUNK = 500;
@@ -55,8 +55,10 @@ type EventInserter = (values: readonly unknown[], count: number) => Promise<void
 
 /**
  * The raw-event insert of each dialect. SQLite: prepared INSERTs of 50 rows and of one, reused, bound straight
- * from the flat values (extracting them from one JSON parameter with `json_each` cost more than twice as much). PostgreSQL: one `json_to_recordset` statement per 5,000
- * rows, a single parameter instead of 20 per row (`json`, not `jsonb`: the server parses it once, 3 µs a row less).
+ * from the flat values (extracting them from one JSON parameter with `json_each` cost more than twice as much).
+ * PostgreSQL: one `unnest` statement per 5,000 rows, each column one array literal built here (the server parses
+ * arrays of plain values for ~1.5 µs a row less than `json_to_recordset`'s objects, and building the literals costs
+ * less than the driver's array serialization or JSON.stringify of row objects).
  */
 function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): EventInserter {
   const all = getTableColumns(e);
@@ -64,16 +66,20 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
     throw new Error("EVENT_KEYS must list every analytics_events column but id");
   const columns = EVENT_KEYS.map((key) => [key, all[key]] as const);
   if (dialect === "pg") {
-    const insert = recordsetInsert(db, "analytics_events", columns);
+    const casts = columns.map(([, c]) => sql.raw(`::${c.getSQLType()}[]`));
+    const head = `insert into "analytics_events" (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) select * from unnest(`;
     return async (values, count) => {
       for (let n = 0; n < count; n += INSERT_CHUNK) {
-        const rows: Record<string, unknown>[] = [];
-        for (let r = n; r < Math.min(count, n + INSERT_CHUNK); r++) {
-          const row: Record<string, unknown> = {};
-          for (let i = 0; i < WIDTH; i++) row[EVENT_KEYS[i]!] = values[r * WIDTH + i];
-          rows.push(row);
-        }
-        await insert(rows);
+        const rows = Math.min(count - n, INSERT_CHUNK);
+        const params = casts.map((cast, i) => {
+          let literal = "{";
+          for (let r = 0; r < rows; r++) {
+            if (r > 0) literal += ",";
+            literal += arrayElement(values[(n + r) * WIDTH + i]);
+          }
+          return sql`${`${literal}}`}${cast}`;
+        });
+        await rawRun(db, "pg", sql`${sql.raw(head)}${sql.join(params, sql`, `)})`);
       }
     };
   }
@@ -100,6 +106,14 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
       one(oneValues);
     }
   };
+}
+
+/** A value as an element of a PostgreSQL array literal (text quoted, objects as their JSON). */
+function arrayElement(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number") return String(value);
+  const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+  return `"${/["\\]/.test(text) ? text.replace(/["\\]/g, "\\$&") : text}"`;
 }
 
 /** A table's columns as `[record key, column]` pairs, in the order a statement lists them. */
