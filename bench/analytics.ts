@@ -2,19 +2,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { fsBlobStore } from "../src/blobs/index.ts";
-import { openDatabase } from "../src/db/database.ts";
 import { buildSite, closeWorkerPools, starterFiles } from "../src/framework/index.ts";
 import { newId } from "../src/kernel/ids.ts";
-import { callTool } from "../src/kernel/pipeline.ts";
-import { createPlatform } from "../src/platform.ts";
 import { createApp, listen } from "../src/server.ts";
 import { rollUpAnalytics } from "../src/services/analytics/housekeeping.ts";
-import { completeCheckoutSession } from "../src/services/billing/checkout.ts";
-import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
 import { publishBuild } from "../test/support/hosting.ts";
-import { tools } from "../tools/index.ts";
 import { generateEvents } from "./analytics-fixture.ts";
+import { platformOn } from "./analytics-platform.ts";
 import { wrkRun } from "./harness.ts";
 
 /** Generated events of the query bench: 10 million by default (the issue's scale); BENCH_EVENTS for a quicker run. */
@@ -24,36 +18,6 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 21);
 /** Part of the bench to run alone: `ingestion`, `queries` (both databases), `sqlite` or `pg` (their queries). */
 const ONLY = process.env.BENCH_ONLY ?? "";
 const DAY = 86_400_000;
-
-/** A platform on `url` whose analytics are written as `serve` writes them (a worker thread with its own connection). */
-async function platformOn(url: string, dir: string) {
-  const db = await openDatabase({ url });
-  const platform = await createPlatform({
-    db,
-    tools,
-    blobs: fsBlobStore(join(dir, "blobs")),
-    log: { info() {}, error: console.error },
-    analytics: { databaseUrl: url },
-  });
-  const owner = await ensureLocalOwner(db);
-  const call = (operationId: string, input: unknown) =>
-    callTool(platform, platform.registry.byOperationId(operationId)!, input, {
-      principal: owner.principal,
-      transport: "internal",
-      requestId: "req_bench",
-    }) as Promise<any>;
-  const website = await call("websites.create", {
-    organizationId: owner.organization.id,
-    name: `Bench ${newId().slice(-6)}`,
-  });
-  const { paymentUrl } = await call("billing.plan.checkoutChange", {
-    organizationId: owner.organization.id,
-    plan: "pro",
-    interval: "monthly",
-  });
-  if (paymentUrl) await completeCheckoutSession(db, owner.organization.id, paymentUrl.split("/").pop()!);
-  return { db, platform, call, website };
-}
 
 /** wrk in a child process (asynchronously: the server under test runs in this process), with a browser's agent. */
 const wrk = async (port: number, host: string) =>

@@ -39,6 +39,16 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
   const byName = new Map(mcpTools(platform.registry.tools).map(({ tool }) => [tool.mcpName, tool]));
   const known = (name: string) => byName.has(name);
   const classify = eraClassifier();
+  /** `resourceOf(platform)`, built again only when the base URL changed (tests assign configurations). */
+  let resourceBase: string | undefined;
+  let resourceUrl = "";
+  const resource = () => {
+    if (platform.config.baseUrl !== resourceBase) {
+      resourceBase = platform.config.baseUrl;
+      resourceUrl = resourceOf(platform);
+    }
+    return resourceUrl;
+  };
 
   /**
    * A `tools/call` that only the consent's scope stands in the way of (a write tool on a read-only connection the
@@ -71,7 +81,7 @@ export function createMcpEndpoint(platform: Platform, version: string, options: 
         { status: 405, headers: { Allow: "POST" } },
       );
     }
-    const credential = await authenticate(platform, request, ip, { oauthResource: resourceOf(platform) });
+    const credential = await authenticate(platform, request, ip, { oauthResource: resource() });
     const selection = selectionOf(request);
     const principal = narrowed(credential, selection);
     const caller: CallerInfo = { principal, requestId, ...(selection.discover ? { discover: true } : {}) };

@@ -42,15 +42,27 @@ export function originPolicyOf(config: PlatformConfig): OriginPolicy {
   return { allowedOrigins: origins, ownHosts: hosts };
 }
 
-let cached: { config: Pick<PlatformConfig, (typeof policyFields)[number]>; policy: OriginPolicy } | undefined;
-const policyFields = ["appUrl", "baseUrl", "loopbackPort", "allowedOrigins"] as const;
+let cached:
+  | {
+      config: Pick<PlatformConfig, "appUrl" | "baseUrl" | "loopbackPort" | "allowedOrigins">;
+      policy: OriginPolicy;
+    }
+  | undefined;
 
 /**
  * The policy of `config` now (configurations may change in tests, by assignment: `allowedOrigins` is read-only),
  * computed once per distinct configuration.
  */
 export function currentOriginPolicy(config: PlatformConfig): OriginPolicy {
-  if (cached && policyFields.every((field) => cached!.config[field] === config[field])) return cached.policy;
+  if (
+    cached &&
+    cached.config.appUrl === config.appUrl &&
+    cached.config.baseUrl === config.baseUrl &&
+    cached.config.loopbackPort === config.loopbackPort &&
+    cached.config.allowedOrigins === config.allowedOrigins
+  ) {
+    return cached.policy;
+  }
   const { appUrl, baseUrl, loopbackPort, allowedOrigins } = config;
   cached = { config: { appUrl, baseUrl, loopbackPort, allowedOrigins }, policy: originPolicyOf(config) };
   return cached.policy;
@@ -61,11 +73,14 @@ export function currentOriginPolicy(config: PlatformConfig): OriginPolicy {
  * page whose name now resolves to this machine). Returns the allowed cross-origin `Origin`, if any, for CORS.
  */
 export function checkOrigin(policy: OriginPolicy, request: Request): string | undefined {
-  const host = request.headers.get("host") ?? new URL(request.url).host;
-  if (policy.ownHosts && !policy.ownHosts.has(host.toLowerCase())) {
-    throw new ApiError("forbidden", `Host '${host}' is not this server's; the request was refused.`, {
-      suggestion: "Call the server at the address it printed at start (localhost, 127.0.0.1 or [::1]).",
-    });
+  // The Host matters only on a loopback server (an in-process request has none: its URL is parsed then).
+  if (policy.ownHosts) {
+    const host = request.headers.get("host") ?? new URL(request.url).host;
+    if (!policy.ownHosts.has(host.toLowerCase())) {
+      throw new ApiError("forbidden", `Host '${host}' is not this server's; the request was refused.`, {
+        suggestion: "Call the server at the address it printed at start (localhost, 127.0.0.1 or [::1]).",
+      });
+    }
   }
   const origin = request.headers.get("origin");
   if (!origin) return undefined;
