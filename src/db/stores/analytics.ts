@@ -18,7 +18,7 @@ export type VisitorPosition = Tables["analyticsVisits"]["$inferSelect"];
 const ROLLUP_PROGRESS = "hourly";
 /** Rows per INSERT statement on PostgreSQL (they travel as one array parameter per column). */
 const INSERT_CHUNK = 5_000;
-/** Visits per PostgreSQL upsert statement (one JSON parameter). */
+/** Visits per PostgreSQL upsert statement (one array parameter per column). */
 const VISIT_CHUNK = 500;
 /** Rows per prepared INSERT on SQLite (the rest of a batch one by one). */
 const SQLITE_ROWS = 50;
@@ -66,20 +66,10 @@ function eventInserter(db: Db, e: Tables["analyticsEvents"], dialect: Dialect): 
     throw new Error("EVENT_KEYS must list every analytics_events column but id");
   const columns = EVENT_KEYS.map((key) => [key, all[key]] as const);
   if (dialect === "pg") {
-    const casts = columns.map(([, c]) => sql.raw(`::${c.getSQLType()}[]`));
-    const head = `insert into "analytics_events" (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) select * from unnest(`;
+    const insert = unnestInsert(db, "analytics_events", columns);
     return async (values, count) => {
       for (let n = 0; n < count; n += INSERT_CHUNK) {
-        const rows = Math.min(count - n, INSERT_CHUNK);
-        const params = casts.map((cast, i) => {
-          let literal = "{";
-          for (let r = 0; r < rows; r++) {
-            if (r > 0) literal += ",";
-            literal += arrayElement(values[(n + r) * WIDTH + i]);
-          }
-          return sql`${`${literal}}`}${cast}`;
-        });
-        await rawRun(db, "pg", sql`${sql.raw(head)}${sql.join(params, sql`, `)})`);
+        await insert(Math.min(count - n, INSERT_CHUNK), (row, column) => values[(n + row) * WIDTH + column]);
       }
     };
   }
@@ -120,14 +110,26 @@ function arrayElement(value: unknown): string {
 type ColumnList = readonly (readonly [string, Column])[];
 
 /**
- * PostgreSQL: an INSERT of rows (objects by record key) sent as one JSON parameter and expanded by
- * `json_to_recordset` (`json`, not `jsonb`: the server parses it once); `suffix` is an ON CONFLICT clause, if any.
+ * PostgreSQL: an INSERT of `count` rows sent as one array literal per column and expanded by `unnest`; `at(row,
+ * column)` is a row's value of a column (in the order of `columns`); `suffix` is an ON CONFLICT clause, if any.
  */
-function recordsetInsert(db: Db, table: string, columns: ColumnList, suffix = "") {
-  const head = `insert into "${table}" (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) select ${columns.map(([key]) => `"${key}"`).join(", ")} from json_to_recordset(`;
-  const close = `::json) as r(${columns.map(([key, c]) => `"${key}" ${c.getSQLType()}`).join(", ")})${suffix}`;
-  return (rows: readonly object[]) =>
-    rawRun(db, "pg", sql`${sql.raw(head)}${JSON.stringify(rows)}${sql.raw(close)}`);
+function unnestInsert(db: Db, table: string, columns: ColumnList, suffix = "") {
+  const casts = columns.map(([, c]) => sql.raw(`::${c.getSQLType()}[]`));
+  const head = sql.raw(
+    `insert into "${table}" (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) select * from unnest(`,
+  );
+  const tail = sql.raw(`)${suffix}`);
+  return (count: number, at: (row: number, column: number) => unknown) => {
+    const arrays = casts.map((cast, column) => {
+      let literal = "{";
+      for (let row = 0; row < count; row++) {
+        if (row > 0) literal += ",";
+        literal += arrayElement(at(row, column));
+      }
+      return sql`${`${literal}}`}${cast}`;
+    });
+    return rawRun(db, "pg", sql`${head}${sql.join(arrays, sql`, `)}${tail}`);
+  };
 }
 
 /** SQLite: the text of an INSERT of `rows` rows of positional values (`suffix`: an ON CONFLICT clause, if any). */
@@ -140,22 +142,27 @@ type VisitSaver = (visits: readonly VisitorPosition[]) => Promise<void>;
 
 /**
  * The upsert of visits, keeping a later one already stored. SQLite: one prepared single-row statement, reused
- * (drizzle building a statement per batch cost ~12 µs a visit); PostgreSQL: one `json_to_recordset` statement per
- * 500 visits, as the events (drizzle's multi-row insert cost ~18 µs a visit).
+ * (drizzle building a statement per batch cost ~12 µs a visit); PostgreSQL: one `unnest` statement per 500 visits,
+ * as the events (drizzle's multi-row insert cost ~18 µs a visit).
  */
 function visitSaver(db: Db, v: Tables["analyticsVisits"], dialect: Dialect): VisitSaver {
   const columns = Object.entries(getTableColumns(v));
   const updated = columns.filter(([key]) => key !== "websiteId" && key !== "visitorId");
   const conflict = ` on conflict ("website_id", "visitor_id") do update set ${updated.map(([, c]) => `"${c.name}" = excluded."${c.name}"`).join(", ")} where excluded."ts" >= "analytics_visits"."ts"`;
+  const keys = columns.map(([key]) => key as keyof VisitorPosition);
   if (dialect === "pg") {
-    const upsert = recordsetInsert(db, "analytics_visits", columns, conflict);
+    const upsert = unnestInsert(db, "analytics_visits", columns, conflict);
     return async (visits) => {
-      for (let i = 0; i < visits.length; i += VISIT_CHUNK) await upsert(visits.slice(i, i + VISIT_CHUNK));
+      for (let i = 0; i < visits.length; i += VISIT_CHUNK) {
+        await upsert(
+          Math.min(visits.length - i, VISIT_CHUNK),
+          (row, column) => visits[i + row]![keys[column]!],
+        );
+      }
     };
   }
   const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
   const upsert = rawWrite(client, valuesInsert("analytics_visits", columns, 1, conflict));
-  const keys = columns.map(([key]) => key as keyof VisitorPosition);
   const values: unknown[] = new Array(keys.length);
   return async (visits) => {
     for (const visit of visits) {
