@@ -188,7 +188,21 @@ export function createBatchWriter(db: Database, geoip?: Uint8Array): BatchWriter
       const ip = batch[o + 6] as string;
       const userAgent = batch[o + 7] as string;
       if (h > 0 && ts < (batch[o + 1 - HIT_FIELDS] as number)) sorted = false;
-      if (ts < dayFrom || ts >= dayTo) {
+      const sameDay = ts >= dayFrom && ts < dayTo;
+      // The previous hit's visitor on the same day (the batch holds each distinct text once): no key, no lookup.
+      const o0 = o - HIT_FIELDS;
+      if (
+        sameDay &&
+        h > 0 &&
+        websiteId === batch[o0] &&
+        ip === batch[o0 + 6] &&
+        userAgent === batch[o0 + 7]
+      ) {
+        of[h] = of[h - 1];
+        if (of[h] === undefined) excluded++;
+        continue;
+      }
+      if (!sameDay) {
         day = utcDay(ts);
         dayFrom = Date.parse(day);
         dayTo = dayFrom + DAY_MS;
