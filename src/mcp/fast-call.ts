@@ -277,8 +277,9 @@ const modernExtras = new WeakMap<object, string>();
  * version, with the standard headers agreeing with the body (`MCP-Protocol-Version`, `Mcp-Method`, a plain
  * `Mcp-Name`), for a `known` tool. It answers what the SDK answers: the tool result with `resultType: "complete"`
  * and the server's info in `_meta`. `Mcp-Param-*` headers do not matter: the SDK checks them only against the
- * `x-mcp-header` declarations of an McpServer's tools, and the server factory builds a low-level Server (tested in
- * test/api/mcp-fast-path.test.ts). Anything else returns undefined.
+ * `x-mcp-header` declarations of an McpServer's tools, and the server factory builds a low-level Server; nor does
+ * `Mcp-Session-Id` (the era has no sessions). Both are tested in test/api/mcp-fast-path.test.ts. Anything else
+ * returns undefined.
  */
 export function fastModernToolsCall(
   request: Request,
@@ -294,7 +295,6 @@ export function fastModernToolsCall(
   if (meta[PROTOCOL_VERSION_META_KEY] !== MODERN_VERSION || !onlyKeys(meta, ENVELOPE_KEYS)) return undefined;
   if (!acceptsBoth(headers.accept) || headers.protocolVersion !== MODERN_VERSION) return undefined;
   if (headers.method !== "tools/call" || headers.name !== name) return undefined;
-  if (request.headers.has("mcp-session-id")) return undefined;
   let extra = modernExtras.get(serverInfo);
   if (extra === undefined) {
     extra = `,"resultType":"complete","_meta":${JSON.stringify({ "io.modelcontextprotocol/serverInfo": serverInfo })}`;

@@ -185,6 +185,11 @@ describe("MCP fast tools/call path", () => {
         { ...headersFor("websites_list"), "Mcp-Param-Region": "eu", "Mcp-Param-Limit": "7" },
       ],
       [
+        "an Mcp-Session-Id header (the modern era has no sessions)",
+        modern("websites_list", { limit: 2 }),
+        { ...headersFor("websites_list"), "Mcp-Session-Id": "s-1" },
+      ],
+      [
         "an unknown envelope key (declined)",
         modern("websites_list", {}, 1, { ...envelope, "io.modelcontextprotocol/other": 1 }),
         headersFor("websites_list"),
@@ -218,8 +223,9 @@ describe("MCP fast tools/call path", () => {
         return fastModernToolsCall(r, mcpHeadersOf(r), toolsCallOf(call), info, known, stub, "req_test");
       };
       expect(fastFor(headersFor("websites_list"))).toBeInstanceOf(Promise);
-      // Mcp-Param-* headers change nothing in the SDK's answer (compared above), so they stay on the fast path.
+      // Mcp-Param-* and Mcp-Session-Id headers change nothing in the SDK's answer (compared above): fast path.
       expect(fastFor({ ...headersFor("websites_list"), "Mcp-Param-Region": "eu" })).toBeInstanceOf(Promise);
+      expect(fastFor({ ...headersFor("websites_list"), "Mcp-Session-Id": "s-1" })).toBeInstanceOf(Promise);
       expect(fastFor(headersFor("nope"))).toBeUndefined();
       expect(fastFor(headersFor("nope"), modern("nope", {}))).toBeUndefined();
       const fast = await send(true, body, headersFor("websites_list"));
