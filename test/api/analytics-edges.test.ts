@@ -2,11 +2,11 @@
 // midnight) counts once, with all its page views, where its first event is, from raw events and from rollups alike,
 // however the roll-up runs were cut, so adjacent periods add up. Past the raw retention, in zones whose offset is
 // not whole hours, totals and series agree on where each rolled-up hour counts and the answer says so.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { purgeAnalytics, ROLLUP_LAG_MS, rollUpAnalytics } from "../../src/services/analytics/housekeeping.ts";
 import { paidWebsite } from "../support/analytics.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 
 const DAY = 86_400_000;
 /** Visits of Berlin's 2026-11-10 and 11th (UTC+01:00), each from its own address: [path, instant] per page view. */
@@ -32,11 +32,10 @@ const FRACTIONAL = [
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`analytics period edges [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name);
     let berlin: string;
     const fractional = new Map<string, string>();
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
       const site = await paidWebsite(t, "Edges");
       berlin = site.website.id;
       await t.call("analytics.settings.update", { websiteId: berlin, timeZone: "Europe/Berlin" });
@@ -57,7 +56,6 @@ for (const dialect of dialects) {
       }
       await t.platform.analytics.flush();
     }, 60_000);
-    afterAll(() => t?.close());
 
     const aggregate = async (websiteId: string, from: string, to: string) =>
       t.call("analytics.aggregate", { websiteId, from, to, compare: false });
