@@ -1,11 +1,11 @@
 // Time series and periods in the website's time zone on both databases: days of 23 and 25 hours where daylight
 // saving starts and ends (Europe/Berlin, America/New_York), a zone half an hour off UTC (Asia/Kolkata); the same
 // figures once the hours are rolled up, and what rollups alone can answer after the raw events are deleted.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { purgeAnalytics, rollUpAnalytics } from "../../src/services/analytics/housekeeping.ts";
 import { paidWebsite } from "../support/analytics.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 
 const DAY = 86_400_000;
 /** Page views at these instants, each from another visitor. */
@@ -31,10 +31,9 @@ const HITS = [
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`analytics time zones [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name);
     let websiteId: string;
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
       const { website, hit } = await paidWebsite(t, "Zoned");
       websiteId = website.id;
       HITS.forEach((at, i) => {
@@ -42,7 +41,6 @@ for (const dialect of dialects) {
       });
       await t.platform.analytics.flush();
     }, 60_000);
-    afterAll(() => t?.close());
 
     const series = async (timeZone: string, from: string, to: string, interval: "hour" | "day") => {
       await t.call("analytics.settings.update", { websiteId, timeZone });
