@@ -1,13 +1,13 @@
 // Filtered reports on both databases: every dimension with every operator (is, is not, contains), and two filters
 // combined, on the aggregate, the time series and a breakdown, against figures computed here from the stored raw
 // events. Countries come from a GeoIP database built in the test.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AnalyticsEventRecord } from "../../src/db/stores/analytics.ts";
 import { dimensions, type Filter } from "../../src/db/stores/analytics-sql.ts";
 import { FIREFOX, paidWebsite } from "../support/analytics.ts";
 import { dialects } from "../support/databases.ts";
 import { buildMmdb } from "../support/mmdb.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 
 const HOUR = 3_600_000;
 const AGENTS = [
@@ -81,14 +81,10 @@ const written = (f: Filter) =>
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`analytics filters [${dialect.name}]`, () => {
-    let t: TestPlatform;
+    const t = useTestPlatform(dialect.name, { analytics: { geoip: COUNTRIES }, analyticsThread: true });
     let websiteId: string;
     let rows: Row[];
     beforeAll(async () => {
-      t = await createTestPlatform(dialect.name, {
-        analytics: { geoip: COUNTRIES },
-        analyticsThread: true,
-      });
       const { website, hit } = await paidWebsite(t, "Filtered");
       websiteId = website.id;
       const start = Date.now() - 2 * 24 * HOUR;
@@ -134,7 +130,6 @@ for (const dialect of dialects) {
         ),
       );
     }, 60_000);
-    afterAll(() => t?.close());
 
     const reports = async (filters: readonly Filter[]) => {
       const input = { websiteId, filters: filters.map(written) };
