@@ -1,31 +1,22 @@
 // CSV exports say whether they cover their whole period, as reports do: over MCP in `complete` and `notice`, over
 // REST in the Sitewright-Complete and Sitewright-Notice headers (the CSV itself stays plain RFC 4180). Raw page
 // views and filtered breakdowns end where raw events were deleted; unfiltered breakdowns read rollups, kept for good.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Listening, listen } from "../../src/server.ts";
+import { describe, expect, it } from "vitest";
 import { purgeAnalytics, rollUpAnalytics } from "../../src/services/analytics/housekeeping.ts";
 import { paidWebsite } from "../support/analytics.ts";
 import { dialects } from "../support/databases.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useListeningPlatform } from "../support/platform.ts";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`analytics export coverage [${dialect.name}]`, () => {
-    let t: TestPlatform;
-    let server: Listening;
-    beforeAll(async () => {
-      t = await createTestPlatform(dialect.name);
-      server = await listen(t.app, 0);
-    });
-    afterAll(async () => {
-      await server?.close();
-      await t?.close();
-    });
+    const served = useListeningPlatform(dialect.name);
+    const t = served.t;
 
     const rest = (path: string) =>
-      fetch(`http://127.0.0.1:${server.port}/v1${path}`, {
+      fetch(`${served.url}/v1${path}`, {
         headers: { authorization: `Bearer ${t.adminKey.plaintextKey}` },
       });
 
