@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildSite, closeSandboxPool } from "../../src/framework/index.ts";
 import type { BuildResult } from "../../src/framework/types.ts";
 import { newId } from "../../src/kernel/ids.ts";
-import { type Listening, listen } from "../../src/server.ts";
 import { type CollectorOptions, createCollector, type Hit } from "../../src/services/analytics/collector.ts";
 import { dialects } from "../support/databases.ts";
 import { publishBuild, rawRequest } from "../support/hosting.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useListeningPlatform } from "../support/platform.ts";
 
 const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0";
 const IPHONE =
@@ -34,16 +33,8 @@ afterAll(closeSandboxPool);
 
 for (const dialect of dialects) {
   describe.skipIf(!dialect.available)(`analytics collection [${dialect.name}]`, () => {
-    let t: TestPlatform;
-    let server: Listening;
-    beforeAll(async () => {
-      t = await createTestPlatform(dialect.name, { analyticsThread: true });
-      server = await listen(t.app, 0);
-    });
-    afterAll(async () => {
-      await server?.close();
-      await t?.close();
-    });
+    const served = useListeningPlatform(dialect.name, { analyticsThread: true });
+    const t = served.t;
 
     const published = async () => {
       const website = await t.createWebsite(`Counted ${newId().slice(-6)}`);
@@ -51,7 +42,7 @@ for (const dialect of dialects) {
       return { ...website, host: `${website.slug}.localhost` };
     };
     const get = (host: string, path: string, headers: Record<string, string> = {}) =>
-      rawRequest(server.port, host, path, { headers });
+      rawRequest(served.port, host, path, { headers });
     const events = async (websiteId: string) => {
       await t.platform.analytics.flush();
       return t.platform.db.read((s) =>
@@ -139,7 +130,7 @@ for (const dialect of dialects) {
       await get(w.host, "/", {});
       await get(w.host, `/${asset}`, { "user-agent": FIREFOX });
       await get(w.host, "/missing", { "user-agent": FIREFOX });
-      await rawRequest(server.port, w.host, "/", { method: "HEAD", headers: { "user-agent": FIREFOX } });
+      await rawRequest(served.port, w.host, "/", { method: "HEAD", headers: { "user-agent": FIREFOX } });
       await get(`preview--${w.slug}.localhost`, "/", {
         "user-agent": FIREFOX,
         authorization: `Bearer ${t.adminKey.plaintextKey}`,
