@@ -6,18 +6,17 @@ import { newId } from "../../src/kernel/ids.ts";
 import { createMcpEndpoint } from "../../src/mcp/endpoint.ts";
 import { fastModernToolsCall, mcpHeadersOf, toolsCallOf } from "../../src/mcp/fast-call.ts";
 import { version } from "../../src/version.ts";
-import { createTestPlatform, type TestPlatform } from "../support/platform.ts";
+import { useTestPlatform } from "../support/platform.ts";
 
 /**
  * The fast `tools/call` path must answer exactly as the SDK's stateless transport does, in-process and on node:http
  * (where the body and headers are read from the IncomingMessage).
  */
 describe("MCP fast tools/call path", () => {
-  let t: TestPlatform;
+  const t = useTestPlatform("sqlite");
   /** The endpoint on node:http, with the fast path and without it. */
   const served = new Map<boolean, { url: string; server: Server }>();
   beforeAll(async () => {
-    t = await createTestPlatform("sqlite");
     await t.createWebsite("fast path site");
     for (const fastPath of [true, false]) {
       const endpoint = createMcpEndpoint(t.platform, version, { fastPath });
@@ -29,7 +28,6 @@ describe("MCP fast tools/call path", () => {
   });
   afterAll(async () => {
     for (const { server } of served.values()) await new Promise((resolve) => server.close(resolve));
-    await t.close();
   });
 
   let via: "in-process" | "node:http" = "in-process";
