@@ -37,7 +37,8 @@ function withinShape(value: unknown, depth: number, max: number): boolean {
     for (let i = 0; i < value.length; i++) if (!withinShape(value[i], depth + 1, max)) return false;
     return true;
   }
-  for (const key of Object.keys(value)) {
+  // for…in, not Object.keys: no array per object (a parsed value's objects are plain, with no inherited keys).
+  for (const key in value) {
     if (UNSTORABLE_KEYS.has(key) || !withinShape((value as Record<string, unknown>)[key], depth + 1, max)) {
       return false;
     }
