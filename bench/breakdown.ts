@@ -103,6 +103,12 @@ export async function breakdown(
         throw new Error(`${response.status}: ${(await response.text()).slice(0, 300)}`);
       await response.text();
     }),
+    // The client's part of the whole request: an MCP call is a POST with its headers and a JSON body to encode.
+    stage(
+      REST,
+      "  of which the client's Request (GET, Authorization)",
+      (key) => new Request(url, { headers: { authorization: `Bearer ${key}` } }),
+    ),
     stage(REST, "bare h3 floor (app.fetch + read body)", async () => {
       await (await bare.fetch(new Request(url))).text();
     }),
@@ -136,6 +142,11 @@ export async function breakdown(
   for (const t of templates) {
     variants.push(
       mcpStage(MCP, "whole request, ours", async (r) => fx.app.fetch(r), t),
+      stage(
+        MCP,
+        `  of which the client's Request (POST, MCP headers, JSON body), ${t.protocol}`,
+        (key) => new Request(`${MCP_ORIGIN}/v1/mcp`, mcpRequest(t, key, 1)),
+      ),
       mcpStage(MCP, "our MCP layer alone (fast path; no auth, no pipeline)", ourLayer, t),
       mcpStage(MCP, "SDK-pattern layer alone (no auth, no pipeline)", sdkLayer, t),
     );
