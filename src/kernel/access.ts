@@ -4,7 +4,7 @@ import type { OrganizationRecord } from "../db/stores/organizations.ts";
 import type { WebsiteRecord } from "../db/stores/websites.ts";
 import { ApiError, notFound } from "./errors.ts";
 import { isIdShaped } from "./ids.ts";
-import { type Grant, grantsIn, grantsOnWebsite, outranks, type Principal } from "./principal.ts";
+import { bestGrant, type Grant, grantsIn, grantsOnWebsite, type Principal } from "./principal.ts";
 import { type AccessRule, grantHolds } from "./roles.ts";
 
 /**
@@ -45,12 +45,7 @@ class CallAccess implements Access {
   ) {}
 
   grantIn(organizationId: string): Grant | undefined {
-    let best: Grant | undefined;
-    for (const grant of this.principal.grants) {
-      if (grant.organizationId !== organizationId || !this.holds(grant)) continue;
-      if (!best || outranks(grant, best)) best = grant;
-    }
-    return best;
+    return bestGrant(this.principal.grants, organizationId, (grant) => this.holds(grant));
   }
 
   async organization(organizationId: string): Promise<OrganizationRecord> {

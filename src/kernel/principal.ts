@@ -39,7 +39,7 @@ export interface Principal {
  * website editor grants); API keys hold one.
  */
 export function grantFor(principal: Principal, organizationId: string): Grant | undefined {
-  return bestGrant(grantsIn(principal, organizationId));
+  return bestGrant(principal.grants, organizationId);
 }
 
 /** Every grant the principal holds in an organization. */
@@ -47,16 +47,22 @@ export function grantsIn(principal: Principal, organizationId: string): Grant[] 
   return principal.grants.filter((grant) => grant.organizationId === organizationId);
 }
 
-/** Organization-wide grants first, then the highest role. */
-export function bestGrant(grants: readonly Grant[]): Grant | undefined {
+/**
+ * Organization-wide grants first, then the highest role (the first of equals wins); with `organizationId`, among the
+ * grants in that organization that `accept` takes (one pass, no filtered copy).
+ */
+export function bestGrant(
+  grants: readonly Grant[],
+  organizationId?: string,
+  accept?: (grant: Grant) => boolean,
+): Grant | undefined {
   let best: Grant | undefined;
-  for (const grant of grants) if (!best || outranks(grant, best)) best = grant;
+  for (const grant of grants) {
+    if (organizationId !== undefined && grant.organizationId !== organizationId) continue;
+    if (accept && !accept(grant)) continue;
+    if (!best || grantScore(grant) > grantScore(best)) best = grant;
+  }
   return best;
-}
-
-/** Whether `grant` comes before `other` in `bestGrant`'s order (the first of equals wins). */
-export function outranks(grant: Grant, other: Grant): boolean {
-  return grantScore(grant) > grantScore(other);
 }
 
 function grantScore(grant: Grant): number {
