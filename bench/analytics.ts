@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -8,7 +8,7 @@ import { createApp, listen } from "../src/server.ts";
 import { rollUpAnalytics } from "../src/services/analytics/housekeeping.ts";
 import { publishBuild } from "../test/support/hosting.ts";
 import { generateEvents } from "./analytics-fixture.ts";
-import { platformOn } from "./analytics-platform.ts";
+import { platformOn, threadCpu } from "./analytics-platform.ts";
 import { wrkRun } from "./harness.ts";
 
 /** Generated events of the query bench: 10 million by default (the issue's scale); BENCH_EVENTS for a quicker run. */
@@ -31,37 +31,6 @@ const wrk = async (port: number, host: string) =>
 const cpu = () => ({ process: process.cpuUsage(), thread: process.threadCpuUsage() });
 const spent = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => b.user - a.user + (b.system - a.system);
 
-/** CPU time (µs) of this process's threads by kind, from each `/proc/self/task/<id>/stat` (Linux; empty elsewhere). */
-function threadCpu(): Record<string, number> {
-  const kinds: Record<string, number> = {};
-  let tasks: string[] = [];
-  try {
-    tasks = readdirSync("/proc/self/task");
-  } catch {
-    return kinds;
-  }
-  for (const task of tasks) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/self/task/${task}/stat`, "utf8");
-    } catch {
-      continue; // ended meanwhile
-    }
-    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const kind =
-      name === "MainThread"
-        ? "serving"
-        : name.startsWith("analytics")
-          ? "writer"
-          : name === "V8Worker"
-            ? "v8 helpers"
-            : "other";
-    // utime and stime (fields 14 and 15 of the line) in clock ticks of 10 ms.
-    kinds[kind] = (kinds[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10_000;
-  }
-  return kinds;
-}
 const threadsSpent = (a: Record<string, number>, b: Record<string, number>, requests: number) =>
   Object.keys(b)
     .sort()

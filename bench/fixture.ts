@@ -8,10 +8,21 @@ import { fsBlobStore } from "../src/blobs/index.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { closeWorkerPools } from "../src/framework/index.ts";
 import { callTool } from "../src/kernel/pipeline.ts";
-import type { PlatformConfig } from "../src/kernel/platform.ts";
+import type { Platform, PlatformConfig } from "../src/kernel/platform.ts";
+import type { Principal } from "../src/kernel/principal.ts";
 import { createPlatform } from "../src/platform.ts";
 import { ensureLocalOwner } from "../src/services/organizations/bootstrap.ts";
 import { tools } from "../tools/index.ts";
+
+/** Calls an operation in-process as `principal` (results untyped: benches check what they use). */
+export function ownerCaller(platform: Platform, principal: Principal) {
+  return (operationId: string, input: unknown) =>
+    callTool(platform, platform.registry.byOperationId(operationId)!, input, {
+      principal,
+      transport: "internal",
+      requestId: "req_bench",
+    }) as Promise<any>;
+}
 
 /** Opens the fixture of bench `name` (temp folder `sitewright-bench-<name>-…`), with optional config overrides. */
 export async function benchPlatform(name: string, config?: Partial<PlatformConfig>) {
@@ -25,13 +36,7 @@ export async function benchPlatform(name: string, config?: Partial<PlatformConfi
     log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
   });
   const local = await ensureLocalOwner(db);
-  /** Calls an operation in-process as the local owner (results untyped: benches check what they use). */
-  const call = (operationId: string, input: unknown) =>
-    callTool(platform, platform.registry.byOperationId(operationId)!, input, {
-      principal: local.principal,
-      transport: "internal",
-      requestId: "req_bench",
-    }) as Promise<any>;
+  const call = ownerCaller(platform, local.principal);
   const close = async () => {
     await db.close();
     await closeWorkerPools();

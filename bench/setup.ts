@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { H3 } from "h3";
 import { openDatabase } from "../src/db/database.ts";
-import { callTool } from "../src/kernel/pipeline.ts";
 import type { Platform } from "../src/kernel/platform.ts";
 import { createPlatform } from "../src/platform.ts";
 import { createApp } from "../src/server.ts";
 import { ensureLocalOwner, type LocalOwner } from "../src/services/organizations/bootstrap.ts";
 import { tools } from "../tools/index.ts";
+import { ownerCaller } from "./fixture.ts";
 
 /** Websites in the benchmark organization; `GET /v1/websites?limit=20` returns a full page of 20. */
 export const WEBSITES = 24;
@@ -48,12 +48,7 @@ export async function createFixture(): Promise<Fixture> {
     log: { info: () => undefined, error: (message, ...details) => console.error(message, ...details) },
   });
   const local = await ensureLocalOwner(db);
-  const asOwner = (operationId: string, input: unknown) =>
-    callTool(platform, platform.registry.byOperationId(operationId)!, input, {
-      principal: local.principal,
-      transport: "internal",
-      requestId: "req_bench",
-    }) as Promise<any>;
+  const asOwner = ownerCaller(platform, local.principal);
   for (let i = 0; i < WEBSITES; i++) {
     await asOwner("websites.create", { name: `Bench site ${i}`, organizationId: local.organization.id });
   }
