@@ -14,6 +14,8 @@ import { wrkRun } from "./harness.ts";
 /** Generated events of the query bench: 10 million by default (the issue's scale); BENCH_EVENTS for a quicker run. */
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
+/** Pairs of ingestion runs (without and with recording, adjacent in time). */
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 5);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 21);
 /** Part of the bench to run alone: `ingestion`, `queries` (both databases), `sqlite` or `pg` (their queries). */
 const ONLY = process.env.BENCH_ONLY ?? "";
@@ -37,68 +39,96 @@ const threadsSpent = (a: Record<string, number>, b: Record<string, number>, requ
     .map((kind) => `${kind} ${((b[kind]! - (a[kind] ?? 0)) / requests).toFixed(1)}`)
     .join(", ");
 
+/** One wrk run of serving the starter page, with or without recording, on a fresh database. */
+interface IngestionRun {
+  rate: number;
+  /** CPU µs per request: the process, the serving thread, and by thread kind. */
+  cpu: number;
+  thread: number;
+  threads: string;
+  /** Page views written per second of the run (the queue drained at the end included). */
+  recorded: number;
+  written: number;
+  dropped: number;
+  batches: number;
+}
+
+async function ingestionRun(
+  mode: "without" | "with",
+  url: string,
+  dir: string,
+  result: Awaited<ReturnType<typeof buildSite>>,
+): Promise<IngestionRun> {
+  const { db, platform, website } = await platformOn(url, dir);
+  await publishBuild(platform, website.id, result);
+  if (mode === "without") platform.analytics.countable = () => false;
+  const server = await listen(createApp(platform), 0);
+  // Measured once the writer thread answers (a crawler's hit: left out, nothing written), not while it starts.
+  platform.analytics.record({
+    websiteId: website.id,
+    ts: Date.now(),
+    host: "bench",
+    name: "pageview",
+    pathname: "/",
+    search: "",
+    ip: "127.0.0.1",
+    userAgent: "Googlebot/2.1",
+    referer: null,
+  });
+  await platform.analytics.flush();
+  const before = cpu();
+  const threadsBefore = threadCpu();
+  const rate = await wrk(server.port, `${website.slug}.localhost`);
+  const after = cpu();
+  const threadsAfter = threadCpu();
+  const requests = rate * WRK_SECONDS;
+  await server.close();
+  await platform.analytics.close();
+  const { written, dropped, batches } = platform.analytics.stats;
+  await db.close();
+  return {
+    rate,
+    cpu: spent(before.process, after.process) / requests,
+    thread: spent(before.thread, after.thread) / requests,
+    threads: threadsSpent(threadsBefore, threadsAfter, requests),
+    recorded: written / WRK_SECONDS,
+    written: mode === "with" ? written : 0,
+    dropped: mode === "with" ? dropped : 0,
+    batches: mode === "with" ? batches : 0,
+  };
+}
+
 /**
- * Serving the starter page with and without recording, interleaved (without, with, without, with; the better run
- * of each counted), on a fresh database each: requests per second, page views recorded per second of the run
- * (written, the queue drained at the end included; what the buffer dropped is not), and CPU time per request of the
- * process and of the serving thread (the machine may be loaded by others: CPU per request tells the work apart from
- * the waiting).
+ * Serving the starter page without and with recording, in `PAIRS` pairs of runs adjacent in time (the order
+ * alternating: without-with, with-without, …), each run on a fresh database: the ratio is the median of the
+ * per-pair ratios (this machine's speed drifts between runs; a pair shares the drift), [min–max] beside it. Also
+ * page views recorded per second, and CPU per request of the process and of the serving thread (medians; the
+ * machine may be loaded by others: CPU per request tells the work apart from the waiting), by thread from the
+ * median pair.
  */
 async function ingestion(name: string, freshUrl: () => Promise<string>, dir: string) {
   const result = await buildSite({ files: starterFiles("Bench"), organizationId: "bench", mode: "publish" });
-  const best: Record<
-    string,
-    { rate: number; cpu: number; thread: number; recorded: number; threads: string }
-  > = {};
-  let written = 0;
-  let dropped = 0;
-  let batches = 0;
-  for (const mode of ["without", "with", "without", "with"]) {
-    const { db, platform, website } = await platformOn(await freshUrl(), dir);
-    await publishBuild(platform, website.id, result);
-    if (mode === "without") platform.analytics.countable = () => false;
-    const server = await listen(createApp(platform), 0);
-    // Measured once the writer thread answers (a crawler's hit: left out, nothing written), not while it starts.
-    platform.analytics.record({
-      websiteId: website.id,
-      ts: Date.now(),
-      host: "bench",
-      name: "pageview",
-      pathname: "/",
-      search: "",
-      ip: "127.0.0.1",
-      userAgent: "Googlebot/2.1",
-      referer: null,
-    });
-    await platform.analytics.flush();
-    const before = cpu();
-    const threadsBefore = threadCpu();
-    const rate = await wrk(server.port, `${website.slug}.localhost`);
-    const after = cpu();
-    const threadsAfter = threadCpu();
-    const requests = rate * WRK_SECONDS;
-    const run = {
-      rate,
-      cpu: spent(before.process, after.process) / requests,
-      thread: spent(before.thread, after.thread) / requests,
-      recorded: 0,
-      threads: threadsSpent(threadsBefore, threadsAfter, rate * WRK_SECONDS),
-    };
-    await server.close();
-    await platform.analytics.close();
-    run.recorded = platform.analytics.stats.written / WRK_SECONDS;
-    if (!best[mode] || best[mode].rate < rate) best[mode] = run;
-    if (mode === "with") {
-      written += platform.analytics.stats.written;
-      dropped += platform.analytics.stats.dropped;
-      batches += platform.analytics.stats.batches;
-    }
-    await db.close();
+  const pairs: { off: IngestionRun; on: IngestionRun }[] = [];
+  for (let p = 0; p < PAIRS; p++) {
+    const order = p % 2 === 0 ? (["without", "with"] as const) : (["with", "without"] as const);
+    const runs: Partial<Record<"without" | "with", IngestionRun>> = {};
+    for (const mode of order) runs[mode] = await ingestionRun(mode, await freshUrl(), dir, result);
+    pairs.push({ off: runs.without!, on: runs.with! });
   }
-  const off = best.without!;
-  const on = best.with!;
+  const ratioOf = (pair: (typeof pairs)[number]) => pair.on.rate / pair.off.rate;
+  const byRatio = [...pairs].sort((a, b) => ratioOf(a) - ratioOf(b));
+  const mid = byRatio[byRatio.length >> 1]!;
+  const ratios = byRatio.map(ratioOf);
+  const med = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+  const sum = (pick: (run: IngestionRun) => number) => pairs.reduce((total, { on }) => total + pick(on), 0);
+  const [written, dropped, batches] = [sum((r) => r.written), sum((r) => r.dropped), sum((r) => r.batches)];
+  const offCpu = med(pairs.map((p) => p.off.cpu));
+  const onCpu = med(pairs.map((p) => p.on.cpu));
+  const offThread = med(pairs.map((p) => p.off.thread));
+  const onThread = med(pairs.map((p) => p.on.thread));
+  const ratio = med(ratios);
   console.log(
-    `${name} ingestion: ${off.rate.toFixed(0)} req/s without analytics, ${on.rate.toFixed(0)} req/s with; ratio ${(on.rate / off.rate).toFixed(3)}; ${on.recorded.toFixed(0)} page views/s recorded, ratio ${(on.recorded / off.rate).toFixed(3)}; CPU per request ${off.cpu.toFixed(1)} / ${on.cpu.toFixed(1)} µs (process), ${off.thread.toFixed(1)} / ${on.thread.toFixed(1)} µs (serving thread): CPU ratio ${(off.cpu / on.cpu).toFixed(3)}, serving-thread ratio ${(off.thread / on.thread).toFixed(3)}; ${written} page views written in ${batches} batches (${(written / Math.max(batches, 1)).toFixed(0)} per batch), ${dropped} dropped; µs/request by thread without: ${off.threads}; with: ${on.threads}`,
+    `${name} ingestion: ratio ${ratio.toFixed(3)} [${ratios[0]!.toFixed(3)}–${ratios.at(-1)!.toFixed(3)}] over ${PAIRS} pairs (target ≥ 0.9: ${ratio >= 0.9 ? "PASS" : "MISS"}); median req/s ${med(pairs.map((p) => p.off.rate)).toFixed(0)} without analytics, ${med(pairs.map((p) => p.on.rate)).toFixed(0)} with; page views recorded ${(med(pairs.map((p) => p.on.recorded / p.off.rate))).toFixed(3)} of the rate without; CPU per request ${offCpu.toFixed(1)} / ${onCpu.toFixed(1)} µs (process), ${offThread.toFixed(1)} / ${onThread.toFixed(1)} µs (serving thread); ${written} page views written in ${batches} batches (${(written / Math.max(batches, 1)).toFixed(0)} per batch), ${dropped} dropped; µs/request by thread in the median pair, without: ${mid.off.threads}; with: ${mid.on.threads}`,
   );
   // A ratio bought by dropping page views is not a result: the run fails.
   if (dropped > 0) {

@@ -2,8 +2,15 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 setFlagsFromString("--expose-gc");
-/** A full GC between rounds, so one variant's garbage is not collected on another's clock. */
-const gc = runInNewContext("gc") as () => void;
+const exposedGc = runInNewContext("gc") as (options?: { type: "minor" | "major" }) => void;
+/**
+ * A young-generation GC between rounds, so one variant's garbage is not collected on another's clock. Not a full
+ * GC: a mark-compact every round discards optimized code that embeds objects it frees (undici's web-stream code of
+ * each Response, for one), so every round re-optimized the variant with more such code: REST rounds ran 1.5-1.9x
+ * slower than with a young-generation GC, V8's compiler threads busy beside them. A server never runs a full GC
+ * every 120 ms.
+ */
+const gc = () => exposedGc({ type: "minor" });
 
 /**
  * In-process rounds are pure promise chains: timers and socket events wait until a round ends. A short

@@ -34,7 +34,7 @@ import { createFixture, type Fixture, type KeyPool, PAGE, WEBSITES } from "./set
 import { wrkMissing } from "./wrk.ts";
 
 const settings: Settings = {
-  rounds: Number(process.env.BENCH_ROUNDS ?? 11),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 21),
   roundMs: Number(process.env.BENCH_ROUND_MS ?? 120),
   warmupMs: Number(process.env.BENCH_WARMUP_MS ?? 300),
 };

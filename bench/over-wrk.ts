@@ -13,7 +13,7 @@ export const REST_TARGET = 0.5;
 export const MCP_REST_TARGET = 0.9;
 export const WRK_CONNECTIONS = 16;
 export const wrkSettings = {
-  rounds: Number(process.env.BENCH_WRK_ROUNDS ?? 3),
+  rounds: Number(process.env.BENCH_WRK_ROUNDS ?? 5),
   seconds: Number(process.env.BENCH_WRK_SECONDS ?? 2),
 };
 
