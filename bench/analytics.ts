@@ -9,7 +9,7 @@ import { rollUpAnalytics } from "../src/services/analytics/housekeeping.ts";
 import { publishBuild } from "../test/support/hosting.ts";
 import { generateEvents } from "./analytics-fixture.ts";
 import { platformOn, threadCpu } from "./analytics-platform.ts";
-import { wrkRun } from "./harness.ts";
+import { median, wrkRun } from "./harness.ts";
 
 /** Generated events of the query bench: 10 million by default (the issue's scale); BENCH_EVENTS for a quicker run. */
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
@@ -119,16 +119,15 @@ async function ingestion(name: string, freshUrl: () => Promise<string>, dir: str
   const byRatio = [...pairs].sort((a, b) => ratioOf(a) - ratioOf(b));
   const mid = byRatio[byRatio.length >> 1]!;
   const ratios = byRatio.map(ratioOf);
-  const med = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
   const sum = (pick: (run: IngestionRun) => number) => pairs.reduce((total, { on }) => total + pick(on), 0);
   const [written, dropped, batches] = [sum((r) => r.written), sum((r) => r.dropped), sum((r) => r.batches)];
-  const offCpu = med(pairs.map((p) => p.off.cpu));
-  const onCpu = med(pairs.map((p) => p.on.cpu));
-  const offThread = med(pairs.map((p) => p.off.thread));
-  const onThread = med(pairs.map((p) => p.on.thread));
-  const ratio = med(ratios);
+  const offCpu = median(pairs.map((p) => p.off.cpu));
+  const onCpu = median(pairs.map((p) => p.on.cpu));
+  const offThread = median(pairs.map((p) => p.off.thread));
+  const onThread = median(pairs.map((p) => p.on.thread));
+  const ratio = median(ratios);
   console.log(
-    `${name} ingestion: ratio ${ratio.toFixed(3)} [${ratios[0]!.toFixed(3)}–${ratios.at(-1)!.toFixed(3)}] over ${PAIRS} pairs (target ≥ 0.9: ${ratio >= 0.9 ? "PASS" : "MISS"}); median req/s ${med(pairs.map((p) => p.off.rate)).toFixed(0)} without analytics, ${med(pairs.map((p) => p.on.rate)).toFixed(0)} with; page views recorded ${(med(pairs.map((p) => p.on.recorded / p.off.rate))).toFixed(3)} of the rate without; CPU per request ${offCpu.toFixed(1)} / ${onCpu.toFixed(1)} µs (process), ${offThread.toFixed(1)} / ${onThread.toFixed(1)} µs (serving thread); ${written} page views written in ${batches} batches (${(written / Math.max(batches, 1)).toFixed(0)} per batch), ${dropped} dropped; µs/request by thread in the median pair, without: ${mid.off.threads}; with: ${mid.on.threads}`,
+    `${name} ingestion: ratio ${ratio.toFixed(3)} [${ratios[0]!.toFixed(3)}–${ratios.at(-1)!.toFixed(3)}] over ${PAIRS} pairs (target ≥ 0.9: ${ratio >= 0.9 ? "PASS" : "MISS"}); median req/s ${median(pairs.map((p) => p.off.rate)).toFixed(0)} without analytics, ${median(pairs.map((p) => p.on.rate)).toFixed(0)} with; page views recorded ${(median(pairs.map((p) => p.on.recorded / p.off.rate))).toFixed(3)} of the rate without; CPU per request ${offCpu.toFixed(1)} / ${onCpu.toFixed(1)} µs (process), ${offThread.toFixed(1)} / ${onThread.toFixed(1)} µs (serving thread); ${written} page views written in ${batches} batches (${(written / Math.max(batches, 1)).toFixed(0)} per batch), ${dropped} dropped; µs/request by thread in the median pair, without: ${mid.off.threads}; with: ${mid.on.threads}`,
   );
   // A ratio bought by dropping page views is not a result: the run fails.
   if (dropped > 0) {
