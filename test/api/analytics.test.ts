@@ -2,7 +2,7 @@
 // aggregate with comparison, time series in the website's zone, breakdowns with filters and cursors, custom event
 // properties, realtime, CSV export (streamed, RFC 4180, formula-safe) and settings, with their roles.
 import { expect, it } from "vitest";
-import { paidWebsite } from "../support/analytics.ts";
+import { inOneUtcDay, paidWebsite } from "../support/analytics.ts";
 import { describeMatrix, type MatrixContext } from "../support/matrix.ts";
 
 const DAY = 86_400_000;
@@ -15,7 +15,8 @@ const setUp = (ctx: MatrixContext, paid = true) => paidWebsite(ctx.t, "Measured"
 
 /** Three visits yesterday, one ten days ago, one forty days ago (the previous period), one custom event. */
 async function traffic(ctx: MatrixContext, hit: Awaited<ReturnType<typeof setUp>>["hit"]) {
-  const now = Date.now();
+  // Yesterday's three hits of one visitor stay in one UTC day (its id changes at midnight).
+  const now = inOneUtcDay(0, 120_000);
   const c = ctx.t.platform.analytics;
   const y = now - DAY;
   c.record(hit({ ts: y, referer: "https://www.google.com/", search: "?utm_campaign=%3DSUM(A1)" }));

@@ -4,6 +4,19 @@ import type { Hit } from "../../src/services/analytics/collector.ts";
 import { completeCheckoutSession } from "../../src/services/billing/checkout.ts";
 import type { TestPlatform } from "./platform.ts";
 
+const DAY = 86_400_000;
+
+/**
+ * A time near `now` such that [time - before, time + after] lies in one UTC day. Visitor ids change at UTC midnight,
+ * so hits a test expects to share a visitor must not straddle it (a test run at 23:59 or 00:00 would).
+ */
+export function inOneUtcDay(before: number, after: number, now = Date.now()): number {
+  const dayStart = now - (now % DAY);
+  if (now - before < dayStart) return dayStart + before;
+  if (now + after >= dayStart + DAY) return dayStart + DAY - 1 - after;
+  return now;
+}
+
 /** A browser's user agent (the collector leaves bots out). */
 export const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0";
 
