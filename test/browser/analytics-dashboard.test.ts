@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { freeAccount } from "../../src/services/billing/account.ts";
+import { roomInUtcDay } from "../support/analytics.ts";
 import { hasChromium } from "../support/browser.ts";
 import { overflows, useDashboardWebsite } from "../support/dashboard.ts";
 
@@ -19,7 +20,8 @@ describe.skipIf(!hasChromium)("the website's analytics section in headless Chrom
     const { d, websiteId, slug } = site;
     // Seeded through the collector (as hosting records page views), with normal browsers' user agents:
     // today 3 visitors (2 on desktop from Google, 1 on a phone direct), 2 days ago 1 more; 7 page views in all.
-    const now = Date.now();
+    // Today's hits (the last 30 s) and the reports of today (within two minutes) in one UTC day.
+    const now = await roomInUtcDay(30_000, 120_000);
     const hit = (ts: number, ip: string, pathname: string, userAgent: string, referer: string | null) =>
       d.t.platform.analytics.record({
         websiteId,
@@ -32,13 +34,13 @@ describe.skipIf(!hasChromium)("the website's analytics section in headless Chrom
         userAgent,
         referer,
       });
-    const today = now - 60_000;
-    hit(today - 600_000, "203.0.113.1", "/", DESKTOP, "https://www.google.com/");
-    hit(today - 500_000, "203.0.113.1", "/pricing/", DESKTOP, null);
-    hit(today - 400_000, "203.0.113.2", "/", DESKTOP, "https://www.google.com/");
-    hit(today - 300_000, "203.0.113.2", "/pricing/", DESKTOP, null);
-    hit(today - 200_000, "203.0.113.2", "/about/", DESKTOP, null);
-    hit(today - 100_000, "203.0.113.3", "/", PHONE, null);
+    const today = now - 1_000;
+    hit(today - 25_000, "203.0.113.1", "/", DESKTOP, "https://www.google.com/");
+    hit(today - 20_000, "203.0.113.1", "/pricing/", DESKTOP, null);
+    hit(today - 15_000, "203.0.113.2", "/", DESKTOP, "https://www.google.com/");
+    hit(today - 10_000, "203.0.113.2", "/pricing/", DESKTOP, null);
+    hit(today - 5_000, "203.0.113.2", "/about/", DESKTOP, null);
+    hit(today - 1_000, "203.0.113.3", "/", PHONE, null);
     hit(now - 2 * DAY, "203.0.113.4", "/", PHONE, null);
     await d.t.platform.analytics.flush();
   });

@@ -17,6 +17,22 @@ export function inOneUtcDay(before: number, after: number, now = Date.now()): nu
   return now;
 }
 
+/**
+ * Now, once [now - before, now + after] lies in one UTC day: a test whose hits of "today" reach `before` ms back and
+ * whose reports of "today" run for up to `after` ms more waits (at most before + after) when started near midnight.
+ */
+export async function roomInUtcDay(before: number, after: number): Promise<number> {
+  const sinceMidnight = Date.now() % DAY;
+  const wait =
+    sinceMidnight < before
+      ? before - sinceMidnight
+      : sinceMidnight + after >= DAY
+        ? DAY - sinceMidnight + before
+        : 0;
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  return Date.now();
+}
+
 /** A browser's user agent (the collector leaves bots out). */
 export const FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0";
 
