@@ -48,6 +48,7 @@ interface IngestionRun {
   threads: string;
   /** Page views written per second of the run (the queue drained at the end included). */
   recorded: number;
+  /** The collector's counts (0 without recording). */
   written: number;
   dropped: number;
   batches: number;
@@ -92,9 +93,9 @@ async function ingestionRun(
     thread: spent(before.thread, after.thread) / requests,
     threads: threadsSpent(threadsBefore, threadsAfter, requests),
     recorded: written / WRK_SECONDS,
-    written: mode === "with" ? written : 0,
-    dropped: mode === "with" ? dropped : 0,
-    batches: mode === "with" ? batches : 0,
+    written,
+    dropped,
+    batches,
   };
 }
 

@@ -15,6 +15,7 @@ import { createHosting } from "../src/hosting/index.ts";
 import { newId } from "../src/kernel/ids.ts";
 import { publishBuild } from "../test/support/hosting.ts";
 import { platformOn, threadCpu } from "./analytics-platform.ts";
+import { median } from "./harness.ts";
 
 const REQUESTS = Number(process.argv[2] ?? 200_000);
 const ROUNDS = Number(process.argv[3] ?? 5);
@@ -92,7 +93,6 @@ for (let round = 0; round < ROUNDS * 2; round++) {
   for (const kind of ["writer", "v8 helpers"])
     add(kind, (threadsAfter[kind] ?? 0) - (threadsBefore[kind] ?? 0));
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const line = (mode: string) =>
   Object.entries(results[mode]!)
     .map(([kind, values]) => `${kind} ${median(values).toFixed(2)}`)
