@@ -9,7 +9,7 @@ import { rollUpAnalytics } from "../src/services/analytics/housekeeping.ts";
 import { publishBuild } from "../test/support/hosting.ts";
 import { generateEvents } from "./analytics-fixture.ts";
 import { platformOn, threadCpu } from "./analytics-platform.ts";
-import { median, wrkRun } from "./harness.ts";
+import { BROWSER_AGENT, median, wrkRun } from "./harness.ts";
 
 /** Generated events of the query bench: 10 million by default (the issue's scale); BENCH_EVENTS for a quicker run. */
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
@@ -25,7 +25,7 @@ const DAY = 86_400_000;
 const wrk = async (port: number, host: string) =>
   (
     await wrkRun(`http://127.0.0.1:${port}/`, host, WRK_SECONDS, {
-      headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36" },
+      headers: { "User-Agent": BROWSER_AGENT },
     })
   ).rate;
 

@@ -199,6 +199,9 @@ export interface WrkResult {
   p99Ms: number;
 }
 
+/** A desktop browser's User-Agent, for load whose page views are to be counted (wrk sends none: a bot's). */
+export const BROWSER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36";
+
 /**
  * One run of wrk (an external load generator in its own process, so the server under test is the bottleneck, not a
  * client in this process) against one URL: requests per second and p99 in milliseconds. Any non-2xx answer or
