@@ -2,7 +2,7 @@
 // the same bytes, side by side in one process; then rollback latency (pointer swap → first request that sees it).
 // Run: npm run bench:hosting   (BENCH_ROUNDS, BENCH_ROUND_MS, BENCH_WARMUP_MS, BENCH_ROLLBACKS override the defaults)
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +19,8 @@ import { tools } from "../tools/index.ts";
 import { BROWSER_AGENT, median, table, type WrkResult, wrkRun } from "./harness.ts";
 
 const ROLLBACKS = Number(process.env.BENCH_ROLLBACKS ?? 41);
+/** Published sites of the line whose requests go round them all. */
+const SITES = Number(process.env.BENCH_SITES ?? 200);
 
 interface Reply {
   status: number;
@@ -69,6 +71,31 @@ try {
     mode: "publish",
   });
   const v1 = await publishBuild(platform, website.id, starter);
+  // More sites with the same pages, for the line whose requests go round all of them (many tenants' traffic).
+  const siteHosts = [website.slug];
+  for (let n = 1; n < SITES; n++) {
+    const other = (await callTool(
+      platform,
+      platform.registry.byOperationId("websites.create")!,
+      { name: `Bench hosted site ${n}`, organizationId: local.organization.id },
+      { principal: local.principal, transport: "internal", requestId: "req_bench" },
+    )) as { id: string; slug: string };
+    await publishBuild(platform, other.id, starter);
+    siteHosts.push(other.slug);
+  }
+  // wrk's Lua: each request to the next site's host, with a browser's agent (every page view written).
+  const rotation = join(dir, "sites.lua");
+  writeFileSync(
+    rotation,
+    `local hosts = { ${siteHosts.map((slug) => `"${slug}.localhost"`).join(", ")} }
+local n = 0
+request = function()
+  n = n + 1
+  wrk.headers["Host"] = hosts[(n % #hosts) + 1]
+  return wrk.format()
+end
+`,
+  );
   const home = Buffer.from(starter.pages.find((p) => p.route === "/")!.html);
   const css = starter.assets.find((a) => a.path.startsWith("_assets/styles-"))!;
 
@@ -133,8 +160,9 @@ try {
   );
 
   const WRITTEN = "page / + page views written";
+  const SITES_WRITTEN = `page / of ${SITES} sites + page views written`;
   const DNT = "page / DNT (no page view)";
-  const isJudged = (label: string) => label !== WRITTEN && label !== DNT;
+  const isJudged = (label: string) => label !== WRITTEN && label !== SITES_WRITTEN && label !== DNT;
   const cases = [
     ["page /", "/", "/", home, {}, false],
     ["page / brotli", "/", "/br", brotliHome, { "accept-encoding": "br" }, false],
@@ -147,6 +175,7 @@ try {
     // also written (on the writer thread, which shares this machine's cores with wrk); with `DNT: 1` none is
     // recorded. Issue 14's ingestion bench judges what recording costs.
     [WRITTEN, "/", "/", home, { "user-agent": BROWSER_AGENT }, false],
+    [SITES_WRITTEN, "/", "/", home, { "user-agent": BROWSER_AGENT }, false, rotation],
     [DNT, "/", "/", home, { dnt: "1" }, false],
   ] as const;
   let submissions = 0;
@@ -177,11 +206,12 @@ try {
     hostName: string,
     headers: Record<string, string>,
     writing: boolean,
+    script?: string,
   ) => {
     const writer = writing ? setInterval(() => void submit(), 2) : undefined;
     const cpu = process.cpuUsage();
     try {
-      const result = await wrkRun(url, hostName, wrkSeconds, { headers });
+      const result = await wrkRun(url, hostName, wrkSeconds, { headers, ...(script ? { script } : {}) });
       const used = process.cpuUsage(cpu);
       return { ...result, cpuUs: (used.user + used.system) / (result.rate * wrkSeconds) };
     } finally {
@@ -197,15 +227,17 @@ try {
     cpuOurs: number;
     cpuBare: number;
   }[] = [];
-  for (const [label, ourPath, barePath, , headers, writing] of cases) {
+  for (const [label, ourPath, barePath, , headers, writing, script] of cases) {
     process.stderr.write(`  running: wrk ${label}\n`);
     const ours: Measured[] = [];
     const bares: Measured[] = [];
     for (let round = 0; round < wrkRounds; round++) {
       const runOurs = async () =>
-        ours.push(await measure(`http://127.0.0.1:${server.port}${ourPath}`, host, headers, writing));
+        ours.push(await measure(`http://127.0.0.1:${server.port}${ourPath}`, host, headers, writing, script));
       const runBare = async () =>
-        bares.push(await measure(`http://127.0.0.1:${barePort}${barePath}`, "127.0.0.1", headers, writing));
+        bares.push(
+          await measure(`http://127.0.0.1:${barePort}${barePath}`, "127.0.0.1", headers, writing, script),
+        );
       if (round % 2 === 0) {
         await runOurs();
         await runBare();
