@@ -30,8 +30,10 @@ await publishBuild(
   await buildSite({ files: starterFiles("Probe"), organizationId: "probe", mode: "publish" }),
 );
 if (process.env.PROBE_IGNORE_COMMITS) {
-  const frozen = db.externalVersion?.();
-  db.externalVersion &&= () => frozen!;
+  const frozen = new Map<readonly string[], number>();
+  const { externalVersion } = db;
+  db.externalVersion &&= (tables) =>
+    frozen.get(tables) ?? frozen.set(tables, externalVersion!(tables)).get(tables)!;
 }
 const hosting = createHosting(platform);
 // Each request's headers are new strings, as node:http's parser makes them.

@@ -38,12 +38,12 @@ export interface Database {
   peek?<T>(work: (stores: Stores) => T): T;
   readonly rateLimiter: RateLimiter;
   /**
-   * SQLite: a value that changes once another connection to the file (another process) committed (`PRAGMA
-   * data_version`, at most one event-loop iteration late: `sqliteDataVersion`), read without waiting for the
-   * connection. Caches compare it with the tables written by this process (`writeGeneration`). Absent on
-   * PostgreSQL, where other nodes' writes cannot be seen without a query.
+   * SQLite: a value that grows once another connection to the file (another process, the analytics writer
+   * thread) committed a write of one of `tables` (at most one event-loop iteration late: `sqliteTableVersions`),
+   * read without waiting for the connection. Caches compare it with the tables written by this process
+   * (`writeGeneration`). Absent on PostgreSQL, where other nodes' writes cannot be seen without a query.
    */
-  externalVersion?(): number;
+  externalVersion?(tables: readonly string[]): number;
   /** Connections of the pool (PostgreSQL): open, idle, requests waiting for one, and the most it opens. */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;

@@ -9,9 +9,9 @@ import { tables } from "./schema/sqlite.ts";
  * connections) is seen by the next read while writes of other tables (form submissions, analytics, audit) leave it
  * alone. A written table counts once when its statement is issued and again when its unit of work ends (committed
  * or not): a value read in between is never kept. A write also counts for every table its foreign keys cascade
- * into (deleting a website deletes its domains). Commits of other processes are seen through SQLite's
- * `data_version` (`sqliteDataVersion`, at most one event-loop iteration late); on PostgreSQL caches expire their
- * entries instead.
+ * into (deleting a website deletes its domains). Commits of other processes to the tables caches read are seen
+ * through the versions SQLite's triggers keep of them (`sqliteTableVersions`, at most one event-loop iteration
+ * late); on PostgreSQL caches expire their entries instead.
  */
 
 const counters = new Map<string, { n: number }>();
@@ -144,12 +144,33 @@ export function rawWrite(connection: BetterSqlite3.Database, text: string): (val
 }
 
 /**
- * A number that changes whenever one of `tableNames` is written by this process, or `external` (another
- * process's commits: `sqliteDataVersion`) returns a new value. Unknown table names throw.
+ * The tables whose commits by other processes this process's caches see (SQLite): every table a cache reads with
+ * `external`. Triggers of migration 0033 keep a version of each in `table_versions` (a test holds the two lists
+ * together); a generation over any other table has no way to see other processes' commits and is refused.
  */
-export function writeGeneration(tableNames: readonly string[], external?: () => number): () => number {
+export const VERSIONED_TABLES: readonly string[] = [
+  "websites",
+  "website_domains",
+  "website_slug_redirects",
+  "website_publish_state",
+  "assets",
+  "api_keys",
+  "api_key_websites",
+];
+
+/** The versions of `tables` as other connections left them (`sqliteTableVersions`): a number that only grows. */
+export type ExternalVersion = (tables: readonly string[]) => number;
+
+/**
+ * A number that changes whenever one of `tableNames` is written by this process, or `external` (other
+ * processes' commits: `sqliteTableVersions`) moves for one of them. Unknown table names throw, and so do tables
+ * `external` does not version.
+ */
+export function writeGeneration(tableNames: readonly string[], external?: ExternalVersion): () => number {
   const cells = tableNames.map((name) => {
     if (!reach.has(name)) throw new Error(`no table ${name}`);
+    if (external && !VERSIONED_TABLES.includes(name))
+      throw new Error(`table ${name} has no version (table_versions)`);
     return counter(name);
   });
   let seen: number | undefined;
@@ -158,7 +179,7 @@ export function writeGeneration(tableNames: readonly string[], external?: () => 
     let sum = changes;
     for (const cell of cells) sum += cell.n;
     if (external) {
-      const version = external();
+      const version = external(tableNames);
       if (version !== seen) {
         seen = version;
         changes++;
@@ -169,32 +190,48 @@ export function writeGeneration(tableNames: readonly string[], external?: () => 
   };
 }
 
-const dataVersions = new WeakMap<BetterSqlite3.Database, () => number>();
+const tableVersions = new WeakMap<BetterSqlite3.Database, ExternalVersion>();
 
 /**
- * A number that moves once another connection (another process) committed to `connection`'s SQLite file: `PRAGMA
- * data_version`, read at most once per event-loop iteration (the first read of an iteration asks SQLite, ~3 µs;
- * the rest reuse it until `setImmediate`). **Freshness rule**: a commit of another process is seen by every read
- * that starts in a later event-loop iteration than the one in which it committed; a read in that same iteration
- * may still see the version from before it. (Under load every request is its own microtask checkpoint, but one
- * iteration serves all the requests its poll phase found, so they share one read.) This process's own writes
- * do not depend on it: they move `writeGeneration` at once. One reader per connection, shared by all its caches.
+ * The versions of tables as committed by other connections (other processes, the analytics writer thread) to
+ * `connection`'s SQLite file: `PRAGMA data_version` (which moves with any other connection's commit) read at most
+ * once per event-loop iteration (~3 µs; the rest of the iteration reuses it until `setImmediate`), and only when
+ * it moved, the `table_versions` rows the triggers of `VERSIONED_TABLES` keep. So a commit that wrote none of a
+ * cache's tables (a batch of page views, a form submission of another process) leaves the cache alone.
+ * **Freshness rule**: a commit of another process is seen by every read that starts in a later event-loop iteration
+ * than the one in which it committed; a read in that same iteration may still see the versions from before it.
+ * (Under load every request is its own microtask checkpoint, but one iteration serves all the requests its poll
+ * phase found, so they share one read.) This process's own writes do not depend on it: they move
+ * `writeGeneration` at once. One reader per connection, shared by all its caches.
  */
-export function sqliteDataVersion(connection: BetterSqlite3.Database): () => number {
-  let reader = dataVersions.get(connection);
+export function sqliteTableVersions(connection: BetterSqlite3.Database): ExternalVersion {
+  let reader = tableVersions.get(connection);
   if (reader) return reader;
-  const statement = connection.prepare("PRAGMA data_version").pluck();
-  let version: number | undefined;
+  // Prepared on the first look (stores are also bound to databases migrated only part of the way, in tests).
+  let dataVersion: BetterSqlite3.Statement | undefined;
+  let rows: BetterSqlite3.Statement | undefined;
+  let checked = false;
+  let seen: number | undefined;
+  const versions = new Map<string, number>();
   const forget = () => {
-    version = undefined;
+    checked = false;
   };
-  reader = () => {
-    if (version === undefined) {
-      version = statement.get() as number;
+  reader = (tables) => {
+    if (!checked) {
+      checked = true;
       setImmediate(forget);
+      dataVersion ??= connection.prepare("PRAGMA data_version").pluck();
+      const version = dataVersion.get() as number;
+      if (version !== seen) {
+        seen = version;
+        rows ??= connection.prepare("SELECT name, version FROM table_versions").raw();
+        for (const [name, n] of rows.all() as [string, number][]) versions.set(name, n);
+      }
     }
-    return version;
+    let sum = 0;
+    for (const table of tables) sum += versions.get(table) ?? 0;
+    return sum;
   };
-  dataVersions.set(connection, reader);
+  tableVersions.set(connection, reader);
   return reader;
 }

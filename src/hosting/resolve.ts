@@ -19,8 +19,8 @@ export const isSlug = (slug: string) => SLUG_PATTERN.test(slug) && !slug.include
 /**
  * How long a host's resolution (website, domains, redirects) is reused while no write of this process touched
  * their tables: the time a domain or slug change made through another PostgreSQL node takes to reach this one
- * (and a domain's grace period or an old slug's redirect takes to run out). On SQLite another process's commit
- * drops every entry from the next event-loop iteration on (`Database.externalVersion`).
+ * (and a domain's grace period or an old slug's redirect takes to run out). On SQLite another process's commit to
+ * their tables drops every entry from the next event-loop iteration on (`Database.externalVersion`).
  */
 export const HOST_CACHE_TTL_MS = 1000;
 const HOST_CACHE_ENTRIES = 10_000;
@@ -28,7 +28,7 @@ const HOST_CACHE_ENTRIES = 10_000;
 const RESOLUTION_TABLES = ["websites", "website_domains", "website_slug_redirects"];
 /**
  * A publish pointer is cached only where every commit to it is seen without a query (SQLite: this process's
- * writes at once, and `data_version` for other processes' commits from the next event-loop iteration on), so a
+ * writes at once, and `table_versions` for other processes' commits from the next event-loop iteration on), so a
  * publish or rollback is served by the next request. On PostgreSQL it is read on every request (another node may
  * have moved it).
  */
@@ -66,7 +66,7 @@ export function hostResolver(platform: Platform): HostResolver {
   const matchHost = siteHostMatcher(platform.config.sitesDomain);
   const matchCustom = customHostMatcher(platform);
   const { db } = platform;
-  const external = db.externalVersion && (() => db.externalVersion!());
+  const external = db.externalVersion && ((tables: readonly string[]) => db.externalVersion!(tables));
   // Each resolution keeps when it stops being reused (no later than the cache's own expiry: taken before the read).
   const resolutions = new UnchangedCache<string, { resolution: HostResolution; until: number }>(
     HOST_CACHE_ENTRIES,

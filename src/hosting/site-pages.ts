@@ -108,7 +108,10 @@ export function sitePages(context: SitePagesContext): SitePages {
   const { externalVersion } = platform.db;
   const assets = new UnchangedCache<string, AssetRecord | undefined>(
     ASSET_ENTRIES,
-    writeGeneration(["websites", "assets"], externalVersion && (() => platform.db.externalVersion!())),
+    writeGeneration(
+      ["websites", "assets"],
+      externalVersion && ((tables) => platform.db.externalVersion!(tables)),
+    ),
     HOST_CACHE_TTL_MS,
   );
   const builds = draftBuilds(platform, {

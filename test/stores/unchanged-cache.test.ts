@@ -6,7 +6,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database.ts";
 import { UnchangedCache } from "../../src/db/stores/unchanged-cache.ts";
-import { writeGeneration, writtenTables } from "../../src/db/write-generation.ts";
+import { VERSIONED_TABLES, writeGeneration, writtenTables } from "../../src/db/write-generation.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { apiKey, auditEntry, describeStores, organization, seedOrganization, website } from "./fixtures.ts";
 
@@ -278,19 +278,61 @@ describeStores("reads reused while their tables are unchanged", (ctx) => {
 describeStores(
   "reads and generations with another process's commits (SQLite)",
   (ctx) => {
-    it("see a commit of another process from the next event-loop iteration on", async () => {
+    it("see a commit of another process to their tables from the next event-loop iteration on", async () => {
       const external = ctx.db.externalVersion;
       expect(external).toBeTypeOf("function");
-      const sites = writeGeneration(["websites"], () => external!());
+      const sites = writeGeneration(["websites"], (tables) => external!(tables));
       const org = organization();
-      await ctx.db.transaction((s) => s.organizations.insert(org));
+      const w = website(org.id);
+      await ctx.db.transaction(async (s) => {
+        await s.organizations.insert(org);
+        await s.websites.insert(w);
+      });
       await nextIteration();
       const before = sites();
-      commitElsewhere(ctx.url, "UPDATE organizations SET name = 'Renamed' WHERE id = ?", org.id);
-      // The same iteration reuses the data_version it read (one look per iteration, however many requests).
+      commitElsewhere(ctx.url, "UPDATE websites SET name = 'Renamed' WHERE id = ?", w.id);
+      // The same iteration reuses the versions it read (one look per iteration, however many requests).
       expect(sites()).toBe(before);
       await nextIteration();
       expect(sites()).toBeGreaterThan(before);
+    });
+
+    it("leave a generation alone when another process commits only tables it did not read", async () => {
+      const sites = writeGeneration(["websites", "assets"], (tables) => ctx.db.externalVersion!(tables));
+      const org = await seedOrganization(ctx.db);
+      const w = website(org.id);
+      await ctx.db.transaction((s) => s.websites.insert(w));
+      await nextIteration();
+      const before = sites();
+      // What the analytics writer thread commits many times a second, and another table of the same website.
+      commitElsewhere(ctx.url, "INSERT INTO analytics_salts (day, salt) VALUES ('2026-01-01', 'x')");
+      commitElsewhere(ctx.url, "UPDATE organizations SET name = 'Renamed' WHERE id = ?", org.id);
+      await nextIteration();
+      expect(sites()).toBe(before);
+      commitElsewhere(ctx.url, "UPDATE websites SET name = 'Renamed' WHERE id = ?", w.id);
+      await nextIteration();
+      expect(sites()).toBeGreaterThan(before);
+    });
+
+    it("version every table a cache may read from another process, with a trigger for each kind of write", () => {
+      const connection = new BetterSqlite3(ctx.url, { readonly: true });
+      try {
+        const versioned = connection.prepare("SELECT name FROM table_versions ORDER BY name").pluck().all();
+        expect(versioned).toStrictEqual([...VERSIONED_TABLES].sort());
+        const triggers = connection
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_version_%'")
+          .pluck()
+          .all();
+        expect(new Set(triggers)).toStrictEqual(
+          new Set(
+            VERSIONED_TABLES.flatMap((t) => ["insert", "update", "delete"].map((op) => `${t}_version_${op}`)),
+          ),
+        );
+      } finally {
+        connection.close();
+      }
+      expect(() => writeGeneration(["audit_entries"], () => 0)).toThrow("has no version");
+      expect(() => writeGeneration(["audit_entries"])).not.toThrow();
     });
 
     it("see a key revoked by another process on the first lookup of a later iteration", async () => {

@@ -8,7 +8,7 @@ import { migrationsFolder } from "../migrations-folder.ts";
 import { tables } from "../schema/sqlite.ts";
 import { bindStores } from "../stores/index.ts";
 import { sqliteDb } from "../types.ts";
-import { connectionWrites, sqliteDataVersion } from "../write-generation.ts";
+import { connectionWrites, sqliteTableVersions } from "../write-generation.ts";
 import { memoryRateLimiter } from "./memory-buckets.ts";
 
 /**
@@ -65,7 +65,7 @@ export function openSqlite(options: OpenOptions): Database {
       }),
     read: (work) => exclusive(() => work(stores)),
     peek: (work) => work(stores),
-    externalVersion: sqliteDataVersion(sqlite),
+    externalVersion: sqliteTableVersions(sqlite),
     async close() {
       await exclusive(async () => sqlite.close());
     },

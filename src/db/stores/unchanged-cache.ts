@@ -1,14 +1,15 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { freezeDeep } from "../../kernel/frozen.ts";
 import type { Db, Dialect } from "../types.ts";
-import { sqliteDataVersion, writeGeneration } from "../write-generation.ts";
+import { sqliteTableVersions, writeGeneration } from "../write-generation.ts";
 
 /**
  * The one cache of database reads (the stores' API-key lookup and website pages, hosting's host, publish-pointer
  * and asset lookups). An entry is reused while `generation` has not moved since it was read, and for at most
  * `ttlMs`. `generation` is a `writeGeneration` of the tables the entry was read from: it moves with every write of
  * those tables through this process (at once, even inside a transaction that later rolls back) and, on SQLite,
- * with every commit of another process (seen from the next event-loop iteration on, see `sqliteDataVersion`).
+ * with every commit of another process to those tables (seen from the next event-loop iteration on, see
+ * `sqliteTableVersions`).
  * On PostgreSQL other nodes' writes are invisible to it: there `ttlMs` bounds how stale an entry may be (or the
  * read is not cached at all). Past `maxEntries` the oldest entry goes.
  */
@@ -81,7 +82,7 @@ export function unchangedCache<V>(
   if (!client) return { get: (_key, load) => load(), peek: () => undefined };
   const cache = new UnchangedCache<string, V>(
     maxEntries,
-    writeGeneration(tableNames, sqliteDataVersion(client)),
+    writeGeneration(tableNames, sqliteTableVersions(client)),
   );
   return {
     get: (key, load) => cache.through(key, async () => freezeDeep(await load())),
