@@ -218,6 +218,8 @@ export async function wrkRun(
     script?: string;
   } = {},
 ): Promise<WrkResult> {
+  const missing = (await import("./wrk.ts")).ensureWrk();
+  if (missing) throw new Error(missing);
   const { execFile } = await import("node:child_process");
   const { promisify } = await import("node:util");
   const headers = Object.entries({ Host: host, ...options.headers }).flatMap(([name, value]) => [

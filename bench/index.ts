@@ -31,7 +31,7 @@ import {
   wrkSettings,
 } from "./over-wrk.ts";
 import { createFixture, type Fixture, type KeyPool, PAGE, WEBSITES } from "./setup.ts";
-import { wrkMissing } from "./wrk.ts";
+import { ensureWrk } from "./wrk.ts";
 
 const settings: Settings = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 21),
@@ -211,7 +211,7 @@ async function main(fx: Fixture) {
   }
 
   // (c) Over HTTP: wrk in its own process against real servers on port 0 (the client is not the bottleneck).
-  const missing = wrkMissing();
+  const missing = ensureWrk();
   const wrkLines = missing ? [] : await overWrk(fx, bare, [legacy, modern], progress);
 
   progress("breakdown");

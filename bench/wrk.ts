@@ -6,16 +6,42 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
-/** Whether wrk is on PATH; when not, what to print instead of the wrk lines. */
-export function wrkMissing(): string | undefined {
+/** Whether `command` runs (a missing binary is ENOENT; wrk --version exits 1 after printing its version). */
+function found(command: string, args: string[]): boolean {
   try {
-    execFileSync("wrk", ["--version"], { stdio: "ignore" });
-    return undefined;
+    execFileSync(command, args, { stdio: "ignore" });
+    return true;
   } catch (error) {
-    // wrk --version exits 1 after printing its version; only a missing binary is ENOENT.
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
-    return "wrk is not installed, so the lines with an external load generator were not run. Install Debian's package (sudo apt-get install wrk) and run again.";
+    return (error as NodeJS.ErrnoException).code !== "ENOENT";
   }
+}
+
+let installed: string | undefined | null = null;
+
+/**
+ * wrk on PATH, installed from Debian's packages when it is missing and this process may (root, with apt-get), as
+ * `.ci/run` installs Chromium: undefined once it is there, otherwise what to print instead of the wrk lines.
+ */
+export function ensureWrk(): string | undefined {
+  if (installed !== null) return installed;
+  if (!found("wrk", ["--version"]) && process.getuid?.() === 0 && found("apt-get", ["--version"])) {
+    process.stderr.write("Installing Debian's wrk (the external load generator of the HTTP lines)\n");
+    try {
+      execFileSync(
+        "sh",
+        ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk"],
+        {
+          stdio: "ignore",
+        },
+      );
+    } catch {
+      // Reported below: wrk is still missing.
+    }
+  }
+  installed = found("wrk", ["--version"])
+    ? undefined
+    : "wrk is not installed and could not be installed here, so the lines with an external load generator were not run. Install Debian's package (sudo apt-get install wrk) and run again.";
+  return installed;
 }
 
 export interface WrkLoad {
