@@ -9,7 +9,9 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
+import { getTableColumns } from "drizzle-orm";
 import { openDatabase } from "../src/db/database.ts";
+import { tables } from "../src/db/schema/sqlite.ts";
 import { EVENT_KEYS } from "../src/db/stores/analytics.ts";
 import { median } from "./harness.ts";
 
@@ -19,23 +21,27 @@ const PER_STATEMENT = 50;
 const PER_TRANSACTION = 1_000;
 
 const dir = mkdtempSync(join(tmpdir(), "insert-floor-"));
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const columns = EVENT_KEYS.map(snake);
-// A direct visit's page view: the acquisition columns, the country and the properties are empty.
-const row: unknown[] = EVENT_KEYS.map((key) =>
-  key === "ts" || key === "engagementMs" ? 0 : key === "props" ? null : "",
+const schema = getTableColumns(tables.analyticsEvents);
+const columns = EVENT_KEYS.map((key) => schema[key].name);
+type EventKey = (typeof EVENT_KEYS)[number];
+// A direct visit's page view: the acquisition columns, the country and the properties are empty; `ts` is set per row.
+const sample: Partial<Record<EventKey, unknown>> = {
+  websiteId: "web_0123456789abcdefghij",
+  ts: 0,
+  name: "pageview",
+  path: "/",
+  visitorId: "Ab3dEf6hIj9kLm2nOp5qRs",
+  sessionId: "ses_0123456789abcdefghij",
+  device: "desktop",
+  browser: "Chrome",
+  os: "Linux",
+};
+const row = EVENT_KEYS.map(
+  (key) => sample[key] ?? (key === "engagementMs" ? 0 : key === "props" ? null : ""),
 );
-Object.assign(row, {
-  0: "web_0123456789abcdefghij",
-  2: "pageview",
-  3: "/",
-  4: "Ab3dEf6hIj9kLm2nOp5qRs",
-  5: "ses_0123456789abcdefghij",
-  13: "desktop",
-  14: "Chrome",
-  15: "Linux",
-});
-const varying = [0, 1, 2, 3, 4, 5, 13, 14, 15];
+/** The values that vary between page views (the others are the same for every direct visit's page view). */
+const varying = EVENT_KEYS.flatMap((key, i) => (key in sample ? [i] : []));
+const TS = EVENT_KEYS.indexOf("ts");
 
 function measure(url: string, bound: "all" | "varying"): number {
   const literal = (i: number) =>
@@ -54,7 +60,7 @@ function measure(url: string, bound: "all" | "varying"): number {
     for (let s = 0; s < PER_TRANSACTION / PER_STATEMENT; s++) {
       for (let r = 0, o = 0; r < PER_STATEMENT; r++) {
         ts++;
-        for (const f of fields) values[o++] = f === 1 ? ts : row[f];
+        for (const f of fields) values[o++] = f === TS ? ts : row[f];
       }
       insert.run(values);
     }
